@@ -3,6 +3,10 @@
 import os
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+# The test process looks like the process `tf1clip run` makes for a legacy script: TF1 layers and RNN
+# cells come from tf-keras. It must be set before TensorFlow is imported. Tests that need Keras 3 import
+# `keras` directly; tests that need a process without it run a subprocess.
+os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
 
 import hypothesis
 import pytest

@@ -1,0 +1,376 @@
+"""TF1-exact gradient clipping that keeps sparse gradients sparse.
+
+This module is the bottom of tf1clip's data flow (clipping <- transforms <- optimizer <- accumulation <-
+contrib/compat/v2 <- cli): it holds the five clipping functions of TensorFlow 1 with their names and
+signatures. On dense tensors they compute the same numbers as ``tf.compat.v1``'s functions (the same
+formulas, op for op). On top of that:
+
+- ``tf.IndexedSlices`` in gives ``tf.IndexedSlices`` out for every function (TF's own
+  ``clip_by_average_norm`` densifies). Duplicate indices are summed first, so the values equal
+  densify-then-clip; nothing here ever converts an ``IndexedSlices`` to a dense tensor.
+- ``None`` entries of ``t_list`` pass through, and clipping ``None`` returns ``None``.
+- Bad clip values raise at graph construction, naming the argument; clip values only known at run time
+  (placeholders, variables) are checked by assert ops that fail the ``sess.run``.
+
+Every function builds plain TF ops, so it works in graph mode, eagerly and inside ``tf.function``.
+"""
+
+import collections.abc
+import contextlib
+import numbers
+
+import numpy as np
+import tensorflow as tf
+
+_HALF_DTYPES = (tf.float16, tf.bfloat16)
+
+
+def _static_value(x):
+  """Returns `x` as a numpy value when it is known while building the graph, else None."""
+  if isinstance(x, (numbers.Number, np.ndarray, np.generic)):
+    return np.asarray(x)
+  if tf.is_tensor(x):
+    try:
+      value = tf.get_static_value(x)
+    except (TypeError, ValueError):
+      return None
+    return None if value is None else np.asarray(value)
+  try:
+    return np.asarray(x, dtype=np.float64)
+  except (TypeError, ValueError, NotImplementedError):  # e.g. a list holding symbolic tensors
+    return None
+
+
+def _colocated(v):
+  """Places ops with `v` as TF's clip_ops do (Graph.colocate_with; no deprecation log, no-op eagerly)."""
+  if tf.executing_eagerly():
+    return contextlib.nullcontext()
+  return v.graph.colocate_with(v.op)
+
+
+def _shown(value):
+  return value.tolist() if isinstance(value, np.ndarray) else value
+
+
+def _is_sparse(t):
+  return isinstance(t, tf.IndexedSlices)
+
+
+def _dedupe(slices):
+  """Sums the rows of `slices` that share an index, so each index appears once.
+
+  Densifying sums duplicates (unsorted_segment_sum in order of appearance); doing the same here, in the
+  same order, makes every clip of the result equal densify-then-clip.
+  """
+  unique_indices, positions = tf.unique(slices.indices)
+  values = tf.math.unsorted_segment_sum(slices.values, positions, tf.shape(unique_indices)[0])
+  return tf.IndexedSlices(values, unique_indices, slices.dense_shape)
+
+
+def _values_of(t, arg_name):
+  """Returns (values tensor, deduplicated slices or None) for a dense tensor or IndexedSlices `t`."""
+  if _is_sparse(t):
+    slices = _dedupe(t)
+    return slices.values, slices
+  try:
+    return tf.convert_to_tensor(t, name=arg_name), None
+  except (TypeError, ValueError) as e:
+    raise TypeError(
+        f"`{arg_name}` must be a Tensor, an IndexedSlices or convertible to a Tensor; "
+        f"got {type(t).__name__}: {e}") from e
+
+
+def _like(t_sparse, values):
+  """Wraps clipped `values` like the (deduplicated) input: IndexedSlices when it was sparse."""
+  if t_sparse is None:
+    return values
+  return tf.IndexedSlices(values, t_sparse.indices, t_sparse.dense_shape)
+
+
+def _check_clip_norm(clip_norm, arg_name):
+  """Validates a scalar clip norm > 0; returns it, with run-time asserts attached when not static.
+
+  Raises:
+    ValueError: if the value is known now and is not a positive scalar, or its static shape is not
+      scalar.
+  """
+  if clip_norm is None:
+    raise ValueError(f"`{arg_name}` must be a positive scalar; got None.")
+  value = _static_value(clip_norm)
+  if value is not None:
+    if value.ndim != 0:
+      raise ValueError(
+          f"`{arg_name}` must be a scalar; got shape {value.shape} (value {_shown(value)!r}).")
+    if value.dtype.kind in "bcSUO" or not value.astype(np.float64) > 0:
+      raise ValueError(f"`{arg_name}` must be > 0; got {_shown(value)!r}.")
+    return clip_norm
+  clip_norm = tf.convert_to_tensor(clip_norm, name=arg_name)
+  rank = clip_norm.shape.rank
+  if rank is not None and rank != 0:
+    raise ValueError(f"`{arg_name}` must be a scalar; got shape {clip_norm.shape}.")
+  checks = []
+  if rank is None:
+    checks.append(tf.debugging.assert_rank(
+        clip_norm, 0, message=f"`{arg_name}` must be a scalar"))
+  checks.append(tf.debugging.assert_positive(
+      clip_norm, message=f"`{arg_name}` must be > 0"))
+  with tf.control_dependencies(checks):
+    return tf.identity(clip_norm)
+
+
+def _check_clip_bounds(clip_value_min, clip_value_max, dtype):
+  """Checks clip_value_min <= clip_value_max now when both are static, else at run time.
+
+  Returns:
+    (clip_value_min, clip_value_max), the dynamic case as tensors of `dtype` guarded by an assert.
+  """
+  for arg_name, bound in (("clip_value_min", clip_value_min), ("clip_value_max", clip_value_max)):
+    if bound is None:
+      raise ValueError(f"`{arg_name}` must be a number or a Tensor; got None.")
+  low, high = _static_value(clip_value_min), _static_value(clip_value_max)
+  if low is not None and high is not None:
+    try:
+      bad = np.any(low.astype(np.float64) > high.astype(np.float64))
+    except (TypeError, ValueError):
+      bad = False  # shapes that do not broadcast: TF's own ops raise on them below
+    if bad:
+      raise ValueError(
+          f"`clip_value_min` must be <= `clip_value_max`; got clip_value_min={_shown(low)!r}, "
+          f"clip_value_max={_shown(high)!r}.")
+    return clip_value_min, clip_value_max
+  clip_value_min = tf.convert_to_tensor(clip_value_min, dtype=dtype, name="clip_value_min")
+  clip_value_max = tf.convert_to_tensor(clip_value_max, dtype=dtype, name="clip_value_max")
+  check = tf.debugging.assert_less_equal(
+      clip_value_min, clip_value_max, message="`clip_value_min` must be <= `clip_value_max`")
+  with tf.control_dependencies([check]):
+    return tf.identity(clip_value_min), tf.identity(clip_value_max)
+
+
+def _check_row_broadcast(bound, arg_name, values_rank):
+  """For IndexedSlices a clip bound is applied to the rows present; it must broadcast against one row."""
+  shape = tf.TensorShape(np.shape(bound)) if not tf.is_tensor(bound) else bound.shape
+  if shape.rank is None or values_rank is None:
+    return
+  if shape.rank > values_rank or (shape.rank == values_rank and shape[0] not in (None, 1)):
+    raise ValueError(
+        f"`{arg_name}` must be a scalar or broadcast against one row when `t` is an IndexedSlices; "
+        f"got shape {shape} for slices of rank {values_rank}.")
+
+
+def _check_t_list(t_list):
+  # The same rule and exception type as TF (any non-string sequence).
+  if not isinstance(t_list, collections.abc.Sequence) or isinstance(t_list, (str, bytes)):
+    raise TypeError(f"`t_list` should be a sequence (list or tuple) of tensors; got {type(t_list)}.")
+  return list(t_list)
+
+
+def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+  """Clips tensor values to `[clip_value_min, clip_value_max]`, as `tf.compat.v1.clip_by_value`.
+
+  For an `IndexedSlices`, duplicate indices are summed first and only the rows present are clipped:
+  absent rows stay zero. That equals densify-then-clip only when `clip_value_min <= 0 <= clip_value_max`
+  (otherwise densify-then-clip would move the absent zeros too, which a sparse result cannot express).
+
+  Args:
+    t: A `Tensor`, an `IndexedSlices` or None.
+    clip_value_min: The minimum value; a scalar or a `Tensor` broadcastable to `t` (to one row of `t`
+      for an `IndexedSlices`).
+    clip_value_max: The maximum value, likewise.
+    name: A name for the operation (optional).
+
+  Returns:
+    The clipped `Tensor` or `IndexedSlices` (None for None).
+
+  Raises:
+    ValueError: if `clip_value_min > clip_value_max` when both are known while building the graph (a
+      run-time assert checks them otherwise), or a bound does not fit an `IndexedSlices`.
+  """
+  if t is None:
+    return None
+  with tf.compat.v1.name_scope(name, "clip_by_value", [t, clip_value_min, clip_value_max]) as name:
+    values, sparse = _values_of(t, "t")
+    clip_value_min, clip_value_max = _check_clip_bounds(clip_value_min, clip_value_max, values.dtype)
+    if sparse is not None:
+      _check_row_broadcast(clip_value_min, "clip_value_min", values.shape.rank)
+      _check_row_broadcast(clip_value_max, "clip_value_max", values.shape.rank)
+    t_min = tf.minimum(values, clip_value_max)
+    # As TF: refuse broadcasting that would make the result larger than the input.
+    values.shape.assert_is_compatible_with(t_min.shape)
+    t_max = tf.maximum(t_min, clip_value_min, name=name)
+    values.shape.assert_is_compatible_with(t_max.shape)
+    return _like(sparse, t_max)
+
+
+def clip_by_norm(t, clip_norm, axes=None, name=None):
+  """Clips `t` to a maximum L2-norm along `axes`, as `tf.compat.v1.clip_by_norm`.
+
+  Computes `t * clip_norm / max(l2norm(t, axes), clip_norm)`, with TF's where-guarded square root (no
+  NaN gradient at zero). For an `IndexedSlices`, duplicate indices are summed first; absent rows are
+  zero, so norms over the present rows equal the dense norms for any `axes`.
+
+  Args:
+    t: A floating point `Tensor`, an `IndexedSlices` or None.
+    clip_norm: A scalar > 0 (number or `Tensor`).
+    axes: Dimensions to compute the norm over (as for the dense tensor); None means all.
+    name: A name for the operation (optional).
+
+  Returns:
+    The clipped `Tensor` or `IndexedSlices` (None for None).
+
+  Raises:
+    ValueError: if `clip_norm` is known now and is not a positive scalar, or has a non-scalar shape.
+  """
+  if t is None:
+    return None
+  with tf.compat.v1.name_scope(name, "clip_by_norm", [t, clip_norm]) as name:
+    values, sparse = _values_of(t, "t")
+    clip_norm = _check_clip_norm(clip_norm, "clip_norm")
+    if np.isscalar(clip_norm):
+      clip_norm = float(clip_norm) if isinstance(clip_norm, np.generic) else clip_norm
+    else:
+      clip_norm = tf.cast(tf.maximum(clip_norm, 0), dtype=values.dtype)
+    l2sum = tf.reduce_sum(values * values, axes, keepdims=True)
+    pred = l2sum > 0
+    # Two-tap where, as TF: sqrt is never evaluated at 0, so its gradient is never NaN.
+    l2sum_safe = tf.where(pred, l2sum, tf.ones_like(l2sum))
+    l2norm = tf.where(pred, tf.sqrt(l2sum_safe), l2sum)
+    intermediate = values * clip_norm
+    values.shape.assert_is_compatible_with(intermediate.shape)
+    values_clip = tf.identity(intermediate / tf.maximum(l2norm, clip_norm), name=name)
+    return _like(sparse, values_clip)
+
+
+def global_norm(t_list, name=None):
+  """Computes `sqrt(sum(l2norm(t)**2 for t in t_list))`, as `tf.compat.v1.global_norm`.
+
+  None entries are ignored. `IndexedSlices` count with their duplicate indices summed, so the result
+  equals the norm of the dense tensors.
+
+  Args:
+    t_list: A list or tuple of `Tensor`s, `IndexedSlices` or None, all of one dtype.
+    name: A name for the operation (optional).
+
+  Returns:
+    A scalar `Tensor` of that dtype (float32 when there is no tensor).
+
+  Raises:
+    TypeError: if `t_list` is not a sequence.
+    ValueError: if the tensors have different dtypes.
+  """
+  t_list = _check_t_list(t_list)
+  with tf.compat.v1.name_scope(name, "global_norm", [t for t in t_list if t is not None]) as name:
+    values = [
+        None if t is None else _values_of(t, "t_%d" % i)[0] for i, t in enumerate(t_list)]
+    present = [v for v in values if v is not None]
+    dtypes = sorted({v.dtype.name for v in present})
+    if len(dtypes) > 1:
+      raise ValueError(
+          f"`t_list` must hold tensors of one dtype to take their global norm; got dtypes {dtypes} "
+          f"({[None if v is None else v.dtype.name for v in values]}). Cast them first.")
+    half_squared_norms = []
+    for v in present:
+      with _colocated(v):
+        half_squared_norms.append(tf.nn.l2_loss(v))
+    half_squared_norm = tf.reduce_sum(tf.stack(half_squared_norms))
+    return tf.sqrt(
+        half_squared_norm * tf.constant(2.0, dtype=half_squared_norm.dtype), name="global_norm")
+
+
+def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
+  """Scales all of `t_list` by `clip_norm / max(global_norm, clip_norm)`, as `tf.clip_by_global_norm`.
+
+  The direction of the whole gradient is kept (Pascanu et al., 2012). None entries stay None;
+  `IndexedSlices` stay `IndexedSlices` (duplicate indices summed). As in TF1, when the global norm is
+  inf or NaN every entry becomes NaN, signalling the error; the optimizer wrappers' `skip_non_finite`
+  is the protection against applying it.
+
+  Args:
+    t_list: A list or tuple of `Tensor`s, `IndexedSlices` or None.
+    clip_norm: A scalar > 0 (number or `Tensor`).
+    use_norm: The global norm to use, if already computed (a scalar `Tensor`); else `global_norm(t_list)`.
+    name: A name for the operation (optional).
+
+  Returns:
+    list_clipped: A list like `t_list`, clipped.
+    global_norm: The scalar global norm used (`use_norm` when given).
+
+  Raises:
+    TypeError: if `t_list` is not a sequence.
+    ValueError: if `clip_norm` is known now and is not a positive scalar, or the dtypes differ.
+
+  References:
+    Pascanu, Mikolov, Bengio. On the difficulty of training recurrent neural networks. ICML 2013
+    (arXiv:1211.5063, 2012).
+  """
+  t_list = _check_t_list(t_list)
+  with tf.compat.v1.name_scope(
+      name, "clip_by_global_norm", [t for t in t_list if t is not None] + [clip_norm]) as name:
+    clip_norm = _check_clip_norm(clip_norm, "clip_norm")
+    # Deduplicate once: the norm and the clipped values then come from the same tensors.
+    pairs = [(None, None) if t is None else _values_of(t, "t_%d" % i) for i, t in enumerate(t_list)]
+    if use_norm is None:
+      use_norm = global_norm([v for v, _ in pairs])
+    else:
+      use_norm = tf.convert_to_tensor(use_norm, name="use_norm")
+    if tf.is_tensor(clip_norm) and clip_norm.dtype != use_norm.dtype:
+      clip_norm = tf.cast(clip_norm, use_norm.dtype)
+    scale_for_finite = clip_norm * tf.minimum(
+        1.0 / use_norm, tf.constant(1.0, dtype=use_norm.dtype) / clip_norm)
+    # A no-op for a finite norm; NaN for inf/-inf/NaN, as TF1 documents.
+    scale = scale_for_finite + (use_norm - use_norm)
+    list_clipped = []
+    for i, (v, sparse) in enumerate(pairs):
+      if v is None:
+        list_clipped.append(None)
+        continue
+      with _colocated(v):
+        clipped = tf.identity(v * tf.cast(scale, v.dtype), name="%s_%d" % (name, i))
+      list_clipped.append(_like(sparse, clipped))
+  return list_clipped, use_norm
+
+
+def clip_by_average_norm(t, clip_norm, name=None):
+  """Clips `t` to a maximum average L2-norm (`l2norm(t) / size(t)`), as `tf.compat.v1.clip_by_average_norm`.
+
+  Computes `t * clip_norm * min(size(t) / l2norm(t), 1 / clip_norm)`. TF's own function accepts only
+  float32; here float64 is computed in float64, and float16/bfloat16 in float32 then cast back (a half
+  `size(t)` would overflow). For an `IndexedSlices`, `size(t)` is that of the dense tensor (so
+  `dense_shape` is required), duplicate indices are summed first, and the result stays sparse.
+
+  Args:
+    t: A floating point `Tensor`, an `IndexedSlices` with `dense_shape`, or None.
+    clip_norm: A scalar > 0 (number or `Tensor`).
+    name: A name for the operation (optional).
+
+  Returns:
+    The clipped `Tensor` or `IndexedSlices` (None for None).
+
+  Raises:
+    ValueError: if `clip_norm` is known now and is not a positive scalar, or `t` is an `IndexedSlices`
+      without `dense_shape`.
+  """
+  if t is None:
+    return None
+  if _is_sparse(t) and t.dense_shape is None:
+    raise ValueError(
+        "`t` is an IndexedSlices without dense_shape; clip_by_average_norm needs the dense size.")
+  with tf.compat.v1.name_scope(name, "clip_by_average_norm", [t, clip_norm]) as name:
+    values, sparse = _values_of(t, "t")
+    clip_norm = _check_clip_norm(clip_norm, "clip_norm")
+    out_dtype = values.dtype
+    if out_dtype in _HALF_DTYPES:
+      values = tf.cast(values, tf.float32)
+    dtype = values.dtype
+    if tf.is_tensor(clip_norm) and clip_norm.dtype != dtype:
+      clip_norm = tf.cast(clip_norm, dtype)
+    if sparse is not None:
+      size = tf.reduce_prod(sparse.dense_shape)
+    else:
+      size = tf.size(values)
+    n_element = tf.cast(size, dtype)
+    l2norm_inv = tf.math.rsqrt(tf.reduce_sum(values * values, tf.range(tf.rank(values))))
+    clipped = values * clip_norm * tf.minimum(
+        l2norm_inv * n_element, tf.constant(1.0, dtype=dtype) / clip_norm)
+    if out_dtype != dtype:
+      clipped = tf.cast(clipped, out_dtype)
+    return _like(sparse, tf.identity(clipped, name=name))
