@@ -1,0 +1,149 @@
+"""What does clipping with tf1clip cost per training step, next to TF's own clip and to no clip?
+
+Times one training step of graphs/lstm_classifier.py three ways, each in its own tf.Graph
+and Session built from the same seed and fed the same batch:
+  (a) `optimizer.minimize(loss)`                                      (no clipping)
+  (b) compute_gradients -> tf.clip_by_global_norm -> apply_gradients  (the TF1 recipe)
+  (c) compute_gradients -> tf1clip.clip_by_global_norm -> apply_gradients
+and prints ms/step with the ratios c/a and c/b (target: c/b <= 1.02). The same three rows
+follow for graphs/cbow.py with a sampled softmax, where both gradients are tf.IndexedSlices:
+TF keeps them sparse for the global norm too, but tf1clip also sums duplicate indices first
+(so its values equal densify-then-clip), which is the part this row pair prices.
+
+Run:  python -m benchmarks.clip_overhead [--rounds 15 --iters 50] [--graphs lstm]
+"""
+
+import os
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+
+from absl import app
+from absl import flags
+import numpy as np
+import tensorflow as tf
+
+import tf1clip
+from benchmarks import timing
+from graphs import cbow
+from graphs import lstm_classifier
+
+FLAGS = flags.FLAGS
+flags.DEFINE_list("graphs", ["lstm", "cbow"], "which row groups to time: lstm, cbow")
+flags.DEFINE_enum("optimizer", "sgd", ["sgd", "adam"], "inner optimizer of every variant")
+flags.DEFINE_float("clip_norm", 1.0, "clip norm of variants (b) and (c)")
+flags.DEFINE_integer("batch_size", 64, "examples per step")
+flags.DEFINE_integer("num_steps", 20, "LSTM unrolled length")
+flags.DEFINE_integer("hidden_size", 128, "LSTM units")
+flags.DEFINE_integer("input_size", 32, "LSTM features per step")
+flags.DEFINE_integer("vocab_size", 50_000, "CBOW vocabulary")
+flags.DEFINE_integer("embedding_dim", 128, "CBOW embedding width")
+flags.DEFINE_integer("num_sampled", 64, "CBOW sampled-softmax classes per step")
+flags.DEFINE_integer("warmup", 5, "untimed steps of each variant")
+flags.DEFINE_integer("rounds", 11, "interleaved timing rounds")
+flags.DEFINE_integer("iters", 20, "steps of each variant per round")
+
+TARGET = 1.02
+VARIANTS = ("minimize", "tf.clip_by_global_norm", "tf1clip.clip_by_global_norm")
+
+
+def _optimizer():
+  if FLAGS.optimizer == "adam":
+    return tf.compat.v1.train.AdamOptimizer(1e-3)
+  return tf.compat.v1.train.GradientDescentOptimizer(0.01)
+
+
+def _train_op(loss, variant):
+  """Builds one variant's training step in the default graph."""
+  optimizer = _optimizer()
+  if variant == "minimize":
+    return optimizer.minimize(loss)
+  clip = tf.clip_by_global_norm if variant == "tf.clip_by_global_norm" else tf1clip.clip_by_global_norm
+  grads, variables = zip(*optimizer.compute_gradients(loss))
+  clipped, _ = clip(grads, FLAGS.clip_norm)
+  return optimizer.apply_gradients(zip(clipped, variables))
+
+
+def _sessions(build, batch_size):
+  """Builds every variant in its own graph and session; returns (steps, sessions, variables).
+
+  steps: dict variant -> zero-argument callable running one training step.
+  """
+  steps, sessions, variables = {}, {}, {}
+  arrays = None
+  for variant in VARIANTS:
+    graph = tf.Graph()
+    with graph.as_default():
+      model = build()
+      train_op = _train_op(model.loss, variant)
+      init = tf.compat.v1.global_variables_initializer()
+    sess = tf.compat.v1.Session(graph=graph)
+    sess.run(init)
+    if arrays is None:
+      arrays = model.make_arrays(0, batch_size)
+    feed = model.feed(arrays)
+    steps[variant] = lambda sess=sess, train_op=train_op, feed=feed: sess.run(train_op, feed)
+    sessions[variant], variables[variant] = sess, model.variables
+  return steps, sessions, variables
+
+
+def _first_step_difference(steps, sessions, variables):
+  """Max |difference| between (b) and (c) after one step from the same start."""
+  for variant in VARIANTS[1:]:
+    steps[variant]()
+  b, c = (sessions[v].run(variables[v]) for v in VARIANTS[1:])
+  return max(float(np.max(np.abs(x - y))) for x, y in zip(b, c))
+
+
+def _time_group(label, build, batch_size):
+  steps, sessions, variables = _sessions(build, batch_size)
+  try:
+    difference = _first_step_difference(steps, sessions, variables)
+    seconds = timing.median_seconds(steps, warmup=FLAGS.warmup, rounds=FLAGS.rounds,
+                                    iters=FLAGS.iters)
+  finally:
+    for sess in sessions.values():
+      sess.close()
+  a, b, c = (seconds[v] for v in VARIANTS)
+  rows = []
+  for tag, variant in zip("abc", VARIANTS):
+    s = seconds[variant]
+    last = tag == "c"
+    rows.append([label, "(%s) %s" % (tag, variant), "%.3f" % (s * 1e3),
+                 "%.3f" % (c / a) if last else "",
+                 "%.3f" % (c / b) if last else "",
+                 ("<= %.2f: %s" % (TARGET, "met" if c / b <= TARGET else "missed")) if last else ""])
+  return rows, difference
+
+
+def main(argv):
+  if len(argv) > 1:
+    raise app.UsageError("unexpected arguments: %s" % " ".join(argv[1:]))
+  unknown = set(FLAGS.graphs) - {"lstm", "cbow"}
+  if unknown:
+    raise app.UsageError("--graphs takes lstm and/or cbow; got %s" % ", ".join(sorted(unknown)))
+  groups = []
+  if "lstm" in FLAGS.graphs:
+    groups.append(("lstm_classifier", lambda: lstm_classifier.build(
+        num_steps=FLAGS.num_steps, input_size=FLAGS.input_size,
+        hidden_size=FLAGS.hidden_size, num_classes=10)))
+  if "cbow" in FLAGS.graphs:
+    groups.append(("cbow (sampled, sparse)", lambda: cbow.build(
+        vocab_size=FLAGS.vocab_size, embedding_dim=FLAGS.embedding_dim,
+        num_sampled=FLAGS.num_sampled)))
+  rows, notes = [], []
+  for label, build in groups:
+    group_rows, difference = _time_group(label, build, FLAGS.batch_size)
+    rows += group_rows
+    notes.append("%s: (b) and (c) after one step from the same start differ by at most %.2e"
+                 % (label, difference))
+  timing.print_table(
+      "clip overhead per training step (%s, batch %d, clip_norm %g; %d rounds x %d steps, "
+      "median)" % (FLAGS.optimizer, FLAGS.batch_size, FLAGS.clip_norm, FLAGS.rounds,
+                   FLAGS.iters),
+      ["graph", "variant", "ms/step", "c/a", "c/b", "target c/b"], rows)
+  for note in notes:
+    print(note)
+
+
+if __name__ == "__main__":
+  app.run(main)
