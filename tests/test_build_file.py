@@ -22,18 +22,25 @@ def _targets():
       name = ast.literal_eval(kwargs["name"])
       targets[name] = {
           "rule": node.func.id,
-          "srcs": ast.literal_eval(kwargs["srcs"]) if "srcs" in kwargs else [],
-          "data": ast.literal_eval(kwargs["data"]) if "data" in kwargs else [],
-          "deps": ast.literal_eval(kwargs["deps"]) if "deps" in kwargs else [],
+          "srcs": _labels(kwargs.get("srcs")),
+          "data": _labels(kwargs.get("data")),
+          "deps": _labels(kwargs.get("deps")),
       }
   return targets
 
 
-def _expand(patterns):
-  files = []
-  for p in patterns:
-    files.extend(ROOT.glob(p) if any(c in p for c in "*?[") else [ROOT / p])
-  return files
+def _labels(node):
+  """A list of labels or files; `glob([...])` expands to the files it matches (at least one)."""
+  if node is None:
+    return []
+  if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "glob":
+    patterns = ast.literal_eval(node.args[0])
+    # Bazel's `dir/**` matches the files below dir; pathlib's needs `dir/**/*`.
+    patterns = [p + "/*" if p.endswith("**") else p for p in patterns]
+    files = sorted(str(p.relative_to(ROOT)) for pat in patterns for p in ROOT.glob(pat) if p.is_file())
+    assert files, "glob(%s) in BUILD matches no file" % patterns
+    return files
+  return ast.literal_eval(node)
 
 
 def test_every_listed_source_exists():

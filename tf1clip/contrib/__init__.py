@@ -1,0 +1,50 @@
+"""The part of TensorFlow 1.15's `tf.contrib` that classic training scripts use, on TensorFlow 2.21.
+
+Place in the data flow (DESIGN.md): clipping <- transforms <- optimizer <- **contrib** <- compat <- cli.
+The TF1 facade serves this package as `tf.contrib` and the runner as `tensorflow.contrib`.
+
+Provided (behaving as in TF 1.15; see `PROVIDED` for every name and where it comes from):
+  estimator       clip_gradients_by_norm (tf1clip.optimizer)
+  layers          optimize_loss, adaptive_clipping_fn, OPTIMIZER_CLS_NAMES (tf1clip.optimize_loss),
+                  initializers, regularizers, fully_connected, layer_norm, flatten, embed_sequence
+  rnn             the TF1 cells and wrappers (tf-keras' legacy cells), static_rnn, NASCell, ...
+  legacy_seq2seq  rnn_decoder, basic_rnn_seq2seq, sequence_loss, sequence_loss_by_example
+  framework       global step and variable-collection helpers
+  opt             clip_gradients_by_global_norm, MultitaskOptimizerWrapper, LazyAdamOptimizer
+  training        HParams
+
+Everything else fails where the script first uses it, with a `ContribNotProvidedError` (an
+ImportError) naming the dotted symbol and what to use instead; `tf.contrib.tpu` and the other
+TF 1.15 submodules are stand-in modules so the message can name `tf.contrib.tpu.TPUEstimator`.
+Submodules are imported on first access, so `import tf1clip.contrib` does not load tf-keras' cells.
+"""
+
+import importlib
+
+from tf1clip.contrib.catalog import PROVIDED
+from tf1clip.contrib.catalog import PROVIDED_SUBMODULES
+from tf1clip.contrib.catalog import UNSUPPORTED
+from tf1clip.contrib.catalog import ContribNotProvidedError
+from tf1clip.contrib.catalog import explain
+from tf1clip.contrib.catalog import is_provided
+from tf1clip.contrib.catalog import unsupported_module
+
+__all__ = sorted(PROVIDED_SUBMODULES) + [
+    "PROVIDED", "UNSUPPORTED", "ContribNotProvidedError", "explain", "is_provided"]
+
+
+def __getattr__(name):  # pylint: disable=invalid-name
+  if name in PROVIDED_SUBMODULES:
+    module = importlib.import_module(__name__ + "." + name)
+    globals()[name] = module
+    return module
+  if name.startswith("__"):
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
+  from tf1clip.contrib import catalog  # pylint: disable=import-outside-toplevel
+  if name in catalog.TF115_SUBMODULES:
+    return unsupported_module("tf.contrib." + name)
+  raise ContribNotProvidedError("tf.contrib." + name)
+
+
+def __dir__():  # pylint: disable=invalid-name
+  return sorted(set(globals()) | PROVIDED_SUBMODULES)

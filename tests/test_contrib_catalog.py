@@ -1,0 +1,138 @@
+"""tf1clip.contrib's catalogue: every provided name resolves, everything else fails by name with a replacement."""
+
+import importlib
+import pathlib
+import pickle
+
+import pytest
+import tensorflow as tf
+
+import tf1clip.contrib as contrib
+from tf1clip.contrib import catalog
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def _resolve(dotted):
+  obj = contrib
+  for part in dotted.split(".")[2:]:
+    obj = getattr(obj, part)
+  return obj
+
+
+@pytest.mark.parametrize("name", sorted(catalog.PROVIDED))
+def test_every_provided_name_resolves_to_an_object(name):
+  obj = _resolve(name)
+  assert obj is not None
+  assert not isinstance(obj, catalog.UnsupportedModule)
+
+
+def test_reexports_are_the_owning_modules_objects():
+  # tf1clip/__init__ binds the function `optimize_loss` over the submodule's name.
+  optimize_loss_module = importlib.import_module("tf1clip.optimize_loss")
+  optimizer_module = importlib.import_module("tf1clip.optimizer")
+  assert contrib.estimator.clip_gradients_by_norm is optimizer_module.clip_gradients_by_norm
+  assert contrib.layers.optimize_loss is optimize_loss_module.optimize_loss
+  assert contrib.layers.adaptive_clipping_fn is optimize_loss_module.adaptive_clipping_fn
+  assert contrib.layers.OPTIMIZER_CLS_NAMES is optimize_loss_module.OPTIMIZER_CLS_NAMES
+
+
+def test_rnn_cells_are_the_classes_tf_compat_v1_serves_with_legacy_keras():
+  # conftest sets TF_USE_LEGACY_KERAS=1, as `tf1clip run` does.
+  for name in ("RNNCell", "BasicRNNCell", "BasicLSTMCell", "LSTMCell", "GRUCell", "MultiRNNCell",
+               "DropoutWrapper", "ResidualWrapper", "LSTMStateTuple"):
+    assert getattr(contrib.rnn, name) is getattr(tf.compat.v1.nn.rnn_cell, name), name
+  assert contrib.rnn.static_rnn is tf.compat.v1.nn.static_rnn
+
+
+def test_unsupported_submodule_names_the_whole_symbol_and_the_replacement():
+  with pytest.raises(catalog.ContribNotProvidedError) as err:
+    contrib.tpu.TPUEstimator  # pylint: disable=pointless-statement
+  message = str(err.value)
+  assert message.startswith("tf.contrib.tpu.TPUEstimator is not provided by tf1clip")
+  assert "tf.distribute.TPUStrategy" in message
+  assert err.value.symbol == err.value.name == "tf.contrib.tpu.TPUEstimator"
+  copy = pickle.loads(pickle.dumps(err.value))
+  assert (type(copy), str(copy), copy.symbol) == (type(err.value), message, err.value.symbol)
+
+
+def test_calling_an_unsupported_submodule_fails_too():
+  with pytest.raises(catalog.ContribNotProvidedError, match=r"^tf\.contrib\.learn is not provided"):
+    contrib.learn()
+
+
+def test_from_import_of_an_unsupported_name_raises_our_message_not_pythons():
+  namespace = {}
+  with pytest.raises(ImportError) as err:
+    exec("from tf1clip.contrib.rnn import AttentionCellWrapper", namespace)  # pylint: disable=exec-used
+  assert type(err.value) is catalog.ContribNotProvidedError
+  assert str(err.value).startswith("tf.contrib.rnn.AttentionCellWrapper is not provided by tf1clip")
+  exec("from tf1clip.contrib import seq2seq", namespace)  # pylint: disable=exec-used
+  with pytest.raises(ImportError, match=r"tf\.contrib\.seq2seq\.BasicDecoder .*tensorflow-addons"):
+    namespace["seq2seq"].BasicDecoder  # pylint: disable=pointless-statement
+
+
+@pytest.mark.parametrize("module,attr", [
+    ("layers", "conv2d"), ("layers", "batch_norm"), ("framework", "arg_scope"),
+    ("opt", "AdamWOptimizer"), ("rnn", "LSTMBlockCell"), ("legacy_seq2seq", "attention_decoder"),
+    ("training", "bucket_by_sequence_length"), ("estimator", "DNNEstimator")])
+def test_unknown_names_on_provided_submodules_fail_with_advice(module, attr):
+  with pytest.raises(catalog.ContribNotProvidedError) as err:
+    getattr(getattr(contrib, module), attr)
+  symbol = "tf.contrib.%s.%s" % (module, attr)
+  assert str(err.value).startswith(symbol + " is not provided by tf1clip; use instead: ")
+  assert str(err.value) == catalog.explain(symbol)
+
+
+def test_a_name_tf115_never_had_says_so():
+  with pytest.raises(catalog.ContribNotProvidedError,
+                     match=r"TensorFlow 1\.15 had no tf\.contrib\.fancy either"):
+    contrib.fancy  # pylint: disable=pointless-statement
+
+
+def test_slim_is_unsupported_and_says_why():
+  message = catalog.explain("tf.contrib.slim.conv2d")
+  assert "tf-slim 1.1.0" in message and "does not run on TensorFlow 2.21" in message
+  assert isinstance(contrib.slim, catalog.UnsupportedModule)
+
+
+def test_dunder_lookups_stay_plain_attribute_errors():
+  # importlib, pickle, inspect and doctest probe these; they must not see an ImportError.
+  for module in (contrib, contrib.rnn, contrib.layers, contrib.tpu):
+    assert not hasattr(module, "__wrapped__")
+  assert not hasattr(contrib.tpu, "__path__")
+  assert pickle.loads(pickle.dumps(contrib.training.HParams(a=1))).a == 1
+
+
+def test_explain_accepts_every_spelling_of_a_contrib_name():
+  expected = catalog.explain("tf.contrib.data.Dataset")
+  assert catalog.explain("tensorflow.contrib.data.Dataset") == expected
+  assert catalog.explain("contrib.data.Dataset") == expected
+  assert "tf.data" in expected
+
+
+def test_explain_for_provided_names_says_where_they_come_from():
+  assert catalog.explain("tensorflow.contrib.rnn.BasicLSTMCell") == (
+      "tf.contrib.rnn.BasicLSTMCell is provided by tf1clip (from "
+      "tf_keras.src.layers.rnn.legacy_cells.BasicLSTMCell)")
+  assert catalog.is_provided("tf.contrib.rnn")
+  assert not catalog.is_provided("tf.contrib.rnn.AttentionCellWrapper")
+  assert not catalog.is_provided("tf.contrib.tpu")
+
+
+def test_the_tables_are_consistent():
+  for name in catalog.UNSUPPORTED:
+    parts = name.split(".")
+    assert parts[:2] == ["tf", "contrib"], name
+    assert len(parts) == 2 or parts[2] in catalog.TF115_SUBMODULES, name
+    assert name not in catalog.PROVIDED, name
+  assert catalog.PROVIDED_SUBMODULES <= catalog.TF115_SUBMODULES
+  assert set(dir(contrib)) >= catalog.PROVIDED_SUBMODULES
+
+
+def test_docs_list_every_provided_name():
+  text = (ROOT / "docs" / "contrib.md").read_text()
+  missing = [name for name in catalog.PROVIDED if "`%s`" % name.rsplit(".", 1)[1] not in text]
+  assert not missing, "docs/contrib.md lacks %s" % missing
+  undocumented = [name for name in catalog.UNSUPPORTED if "| `%s` |" % name not in text]
+  assert not undocumented, "docs/contrib.md's replacement table lacks %s" % undocumented

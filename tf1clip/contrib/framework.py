@@ -1,0 +1,162 @@
+"""`tf.contrib.framework`: the global step and the variable-collection helpers, as in TF 1.15.
+
+Place in the data flow (DESIGN.md): contrib (this module; `contrib.layers` creates its variables
+through `model_variable`) <- compat <- cli.
+
+Model variables are the variables a model's forward pass reads (weights, biases, batch-norm
+statistics); `model_variable` puts them in `tf.compat.v1.GraphKeys.MODEL_VARIABLES` as well as in
+the global collection, and `get_variables_to_restore(include, exclude)` picks by scope, as
+fine-tuning scripts did to restore all but the last layer.
+"""
+
+import functools
+
+import tensorflow as tf
+
+from tf1clip.contrib import catalog
+
+_GraphKeys = tf.compat.v1.GraphKeys
+
+get_or_create_global_step = tf.compat.v1.train.get_or_create_global_step
+get_global_step = tf.compat.v1.train.get_global_step
+
+
+def variable(name, shape=None, dtype=None, initializer=None, regularizer=None, trainable=True,
+             collections=None, caching_device=None, device=None, partitioner=None,
+             custom_getter=None, use_resource=None,
+             synchronization=tf.VariableSynchronization.AUTO,
+             aggregation=tf.VariableAggregation.NONE):
+  """Gets an existing variable with these parameters or creates a new one (`tf.get_variable`).
+
+  Args:
+    name: the variable's name inside the current variable scope.
+    shape, dtype, initializer, regularizer, trainable, caching_device, partitioner,
+      use_resource, synchronization, aggregation: as for `tf.compat.v1.get_variable`.
+    collections: collections to add the variable to; default [GLOBAL_VARIABLES].
+    device: optional device (string or function) to create the variable on.
+    custom_getter: a getter with `tf.compat.v1.get_variable`'s signature to call instead.
+
+  Returns:
+    The created or existing variable.
+  """
+  collections = list(set(collections if collections is not None
+                         else [_GraphKeys.GLOBAL_VARIABLES]))
+  getter = tf.compat.v1.get_variable
+  if custom_getter is not None:
+    getter = functools.partial(custom_getter,
+                               reuse=tf.compat.v1.get_variable_scope().reuse)
+  with tf.compat.v1.device(device or ""):  # v1: device functions are allowed
+    return getter(name, shape=shape, dtype=dtype, initializer=initializer,
+                  regularizer=regularizer, trainable=trainable, collections=collections,
+                  caching_device=caching_device, partitioner=partitioner,
+                  use_resource=use_resource, synchronization=synchronization,
+                  aggregation=aggregation)
+
+
+def model_variable(name, shape=None, dtype=tf.float32, initializer=None, regularizer=None,
+                   trainable=True, collections=None, caching_device=None, device=None,
+                   partitioner=None, custom_getter=None, use_resource=None,
+                   synchronization=tf.VariableSynchronization.AUTO,
+                   aggregation=tf.VariableAggregation.NONE):
+  """Like `variable`, and also adds the variable to GLOBAL_VARIABLES and MODEL_VARIABLES.
+
+  Args:
+    name, shape, dtype, initializer, regularizer, trainable, caching_device, device,
+      partitioner, custom_getter, use_resource, synchronization, aggregation: as `variable`.
+    collections: extra collections; GLOBAL_VARIABLES and MODEL_VARIABLES are always added.
+
+  Returns:
+    The created or existing variable.
+  """
+  collections = list(collections or []) + [_GraphKeys.GLOBAL_VARIABLES,
+                                           _GraphKeys.MODEL_VARIABLES]
+  return variable(name, shape=shape, dtype=dtype, initializer=initializer,
+                  regularizer=regularizer, trainable=trainable, collections=collections,
+                  caching_device=caching_device, device=device, partitioner=partitioner,
+                  custom_getter=custom_getter, use_resource=use_resource,
+                  synchronization=synchronization, aggregation=aggregation)
+
+
+def add_model_variable(var):
+  """Adds `var` to MODEL_VARIABLES unless it is already there."""
+  if var not in tf.compat.v1.get_collection(_GraphKeys.MODEL_VARIABLES):
+    tf.compat.v1.add_to_collection(_GraphKeys.MODEL_VARIABLES, var)
+
+
+def get_variables(scope=None, suffix=None, collection=_GraphKeys.GLOBAL_VARIABLES):
+  """The variables of `collection` whose names match `scope` (a prefix regex) and `suffix`.
+
+  Args:
+    scope: a variable scope or a string; names must start with it (regex `re.match`).
+    suffix: names must end with it (before the ":0").
+    collection: the graph collection to search; default GLOBAL_VARIABLES.
+
+  Returns:
+    A list of variables, in collection order.
+  """
+  if isinstance(scope, tf.compat.v1.VariableScope):
+    scope = scope.name
+  if suffix is not None:
+    if ":" not in suffix:
+      suffix += ":"
+    scope = (scope or "") + ".*" + suffix
+  return tf.compat.v1.get_collection(collection, scope)
+
+
+def get_model_variables(scope=None, suffix=None):
+  """`get_variables` over MODEL_VARIABLES."""
+  return get_variables(scope, suffix, _GraphKeys.MODEL_VARIABLES)
+
+
+def get_trainable_variables(scope=None, suffix=None):
+  """`get_variables` over TRAINABLE_VARIABLES."""
+  return get_variables(scope, suffix, _GraphKeys.TRAINABLE_VARIABLES)
+
+
+def get_local_variables(scope=None, suffix=None):
+  """`get_variables` over LOCAL_VARIABLES."""
+  return get_variables(scope, suffix, _GraphKeys.LOCAL_VARIABLES)
+
+
+def get_variables_by_suffix(suffix, scope=None):
+  """The global variables whose names end with `suffix`."""
+  return get_variables(scope=scope, suffix=suffix)
+
+
+def get_variables_by_name(given_name, scope=None):
+  """The global variables whose last name component is `given_name`."""
+  suffix = "/" + given_name + ":|^" + given_name + ":"
+  return get_variables(scope=scope, suffix=suffix)
+
+
+def get_variables_to_restore(include=None, exclude=None):
+  """The global variables to hand to `tf.compat.v1.train.Saver` when restoring part of a model.
+
+  Args:
+    include: list/tuple of scope strings to take variables from; None takes all.
+    exclude: list/tuple of scope strings whose variables are left out.
+
+  Returns:
+    A list of variables: those under `include` that are not under `exclude`.
+
+  Raises:
+    TypeError: if `include` or `exclude` is given but is not a list or tuple.
+  """
+  if include is None:
+    candidates = get_variables()
+  else:
+    if not isinstance(include, (list, tuple)):
+      raise TypeError("include must be a list or tuple of scope names; got a %s: %r"
+                      % (type(include).__name__, include))
+    candidates = [v for scope in include for v in get_variables(scope)]
+  excluded = set()
+  if exclude is not None:
+    if not isinstance(exclude, (list, tuple)):
+      raise TypeError("exclude must be a list or tuple of scope names; got a %s: %r"
+                      % (type(exclude).__name__, exclude))
+    for scope in exclude:
+      excluded.update(get_variables(scope))
+  return [v for v in candidates if v not in excluded]
+
+
+__getattr__ = catalog.missing_attribute_hook("tf.contrib.framework")

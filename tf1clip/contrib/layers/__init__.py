@@ -1,0 +1,26 @@
+"""`tf.contrib.layers`: the initializers, regularizers and layer functions training scripts use.
+
+Place in the data flow (DESIGN.md): optimizer/optimize_loss <- **contrib.layers** <- compat <- cli.
+`optimize_loss`, `adaptive_clipping_fn` and `OPTIMIZER_CLS_NAMES` are tf1clip.optimize_loss's,
+imported on first use. Any other name raises ContribNotProvidedError with a replacement.
+"""
+
+from tf1clip.contrib import catalog
+from tf1clip.contrib.layers.core import flatten
+from tf1clip.contrib.layers.core import fully_connected
+from tf1clip.contrib.layers.encoders import embed_sequence
+from tf1clip.contrib.layers.initializers import variance_scaling_initializer
+from tf1clip.contrib.layers.initializers import xavier_initializer
+from tf1clip.contrib.layers.initializers import xavier_initializer_conv2d
+from tf1clip.contrib.layers.normalization import layer_norm
+from tf1clip.contrib.layers.regularizers import apply_regularization
+from tf1clip.contrib.layers.regularizers import l1_l2_regularizer
+from tf1clip.contrib.layers.regularizers import l1_regularizer
+from tf1clip.contrib.layers.regularizers import l2_regularizer
+from tf1clip.contrib.layers.regularizers import sum_regularizer
+
+__getattr__ = catalog.missing_attribute_hook("tf.contrib.layers", lazy={
+    "optimize_loss": "tf1clip.optimize_loss:optimize_loss",
+    "adaptive_clipping_fn": "tf1clip.optimize_loss:adaptive_clipping_fn",
+    "OPTIMIZER_CLS_NAMES": "tf1clip.optimize_loss:OPTIMIZER_CLS_NAMES",
+})

@@ -1,0 +1,30 @@
+"""`tf.contrib.rnn`: TF1's RNN cells, wrappers and static RNNs, plus NASCell and LayerNormBasicLSTMCell.
+
+Place in the data flow (DESIGN.md): tf-keras' legacy cells / tf.compat.v1.nn <- **contrib.rnn** <-
+compat <- cli. The core cells are tf-keras' legacy TF1 cells, imported from tf_keras directly, so
+they are the classes `tf.compat.v1.nn.rnn_cell` serves when TF_USE_LEGACY_KERAS=1 and they work
+whichever Keras TensorFlow picked; their variables keep TF1's names (`rnn/basic_lstm_cell/kernel`).
+Any other name raises ContribNotProvidedError with a replacement.
+"""
+
+import tensorflow as tf
+from tf_keras.src.layers.rnn.legacy_cell_wrappers import DeviceWrapper
+from tf_keras.src.layers.rnn.legacy_cell_wrappers import DropoutWrapper
+from tf_keras.src.layers.rnn.legacy_cell_wrappers import ResidualWrapper
+from tf_keras.src.layers.rnn.legacy_cells import BasicLSTMCell
+from tf_keras.src.layers.rnn.legacy_cells import BasicRNNCell
+from tf_keras.src.layers.rnn.legacy_cells import GRUCell
+from tf_keras.src.layers.rnn.legacy_cells import LSTMCell
+from tf_keras.src.layers.rnn.legacy_cells import LSTMStateTuple
+from tf_keras.src.layers.rnn.legacy_cells import MultiRNNCell
+from tf_keras.src.layers.rnn.legacy_cells import RNNCell
+
+from tf1clip.contrib import catalog
+from tf1clip.contrib.rnn.cells import LayerNormBasicLSTMCell
+from tf1clip.contrib.rnn.cells import NASCell
+
+static_rnn = tf.compat.v1.nn.static_rnn
+static_bidirectional_rnn = tf.compat.v1.nn.static_bidirectional_rnn
+static_state_saving_rnn = tf.compat.v1.nn.static_state_saving_rnn
+
+__getattr__ = catalog.missing_attribute_hook("tf.contrib.rnn")
