@@ -1,0 +1,289 @@
+"""The wrapper Optimizer that runs gradient transforms between compute and apply.
+
+``WrappedOptimizer(inner, transforms)`` is a ``tf.compat.v1.train.Optimizer``: its
+``compute_gradients`` is the inner optimizer's, its ``apply_gradients`` runs the transforms
+(``tf1clip.transforms``) in order and then calls the inner optimizer's ``apply_gradients``.
+The inner optimizer therefore keeps owning every slot and non-slot variable under its own
+names, so checkpoints written with or without the wrapper are interchangeable, and wrappers
+nest. ``clip_gradients_by_norm`` is ``tf.contrib.estimator.clip_gradients_by_norm``.
+
+Place in the data flow (DESIGN.md): clipping <- transforms <- **optimizer** <- accumulation.
+
+One training step::
+
+  loss -> inner.compute_gradients -> [(g, v)] -> transform 1 -> ... -> transform n
+       -> (skip_non_finite: tf.cond(all finite)) -> inner.apply_gradients
+
+Global step policy of the non-finite guard: a skipped update does not increment
+``global_step`` (it is incremented by the inner ``apply_gradients``, which does not run),
+exactly as ``tf.compat.v1.train.experimental.MixedPrecisionLossScaleOptimizer`` and
+``tf.contrib.mixed_precision.LossScaleOptimizer`` behave. The skipped steps are counted in
+``WrappedOptimizer.skipped_steps``.
+"""
+
+import contextlib
+
+import tensorflow as tf
+
+from tf1clip import transforms as transforms_lib
+
+_Optimizer = tf.compat.v1.train.Optimizer
+
+
+def _check_optimizer(optimizer, arg="optimizer"):
+  if not isinstance(optimizer, _Optimizer):
+    raise TypeError(
+        "%s must be a tf.compat.v1.train.Optimizer (e.g. tf.compat.v1.train.AdamOptimizer); "
+        "got a %s: %r" % (arg, type(optimizer).__name__, optimizer))
+
+
+def _colocated(var):
+  # Graph.colocate_with, as TF's own optimizers do (tf.compat.v1.colocate_with logs a
+  # deprecation warning); nothing to colocate when eager.
+  if tf.executing_eagerly():
+    return contextlib.nullcontext()
+  return tf.compat.v1.get_default_graph().colocate_with(var)
+
+
+def _graph_key():
+  # Per-graph state, as the base Optimizer keys its non-slot variables (None when eager).
+  with tf.init_scope():  # inside tf.function: the outer (eager) context's key
+    return None if tf.executing_eagerly() else tf.compat.v1.get_default_graph()
+
+
+class WrappedOptimizer(_Optimizer):
+  """An Optimizer that transforms the gradients before the inner optimizer applies them.
+
+  Example::
+
+    opt = tf1clip.WrappedOptimizer(
+        tf.compat.v1.train.AdamOptimizer(1e-3),
+        transforms=[tf1clip.transforms.clip_by_global_norm(5.0)],
+        skip_non_finite=True)
+    train_op = opt.minimize(loss, global_step=global_step)
+
+  Subclasses (gradient accumulation) override `_transform` and `_apply_inner`.
+  """
+
+  def __init__(self, optimizer, transforms=(), skip_non_finite=False, name=None):
+    """Wraps `optimizer`.
+
+    Args:
+      optimizer: the inner ``tf.compat.v1.train.Optimizer``; it owns slots and names.
+      transforms: a transform (callable ``grads_and_vars -> grads_and_vars``) or a sequence
+        of them, applied in order.
+      skip_non_finite: if True, an update whose (transformed) gradients contain NaN or Inf is
+        skipped entirely: weights, slots, the inner optimizer's counters (Adam's beta powers)
+        and ``global_step`` stay as they are, and `skipped_steps` is incremented.
+      name: the wrapper's name (`get_name()`); defaults to the inner optimizer's. Ops and
+        variables of the update keep the inner optimizer's names either way.
+
+    Raises:
+      TypeError: if `optimizer` is not an Optimizer or a transform is not callable.
+    """
+    _check_optimizer(optimizer)
+    if callable(transforms):
+      transforms = (transforms,)
+    if not isinstance(transforms, (list, tuple)):
+      raise TypeError("transforms must be a callable or a list of callables "
+                      "grads_and_vars -> grads_and_vars; got a %s." % type(transforms).__name__)
+    for i, t in enumerate(transforms):
+      if not callable(t):
+        raise TypeError("transforms[%d] must be a callable grads_and_vars -> grads_and_vars; "
+                        "got a %s: %r" % (i, type(t).__name__, t))
+    super().__init__(use_locking=optimizer._use_locking,  # pylint: disable=protected-access
+                     name=name or optimizer.get_name())
+    self._optimizer = optimizer
+    self._transforms = tuple(transforms)
+    self._skip_non_finite = bool(skip_non_finite)
+    self._skip_counters = {}
+    self._track_trackable(optimizer, "base_optimizer")
+
+  @property
+  def inner_optimizer(self):
+    """The wrapped optimizer."""
+    return self._optimizer
+
+  @property
+  def transforms(self):
+    """The transforms, in the order they run."""
+    return self._transforms
+
+  @property
+  def skip_non_finite(self):
+    """Whether updates with a NaN/Inf gradient are skipped."""
+    return self._skip_non_finite
+
+  @property
+  def skipped_steps(self):
+    """int64 variable counting updates skipped for non-finite gradients (current graph).
+
+    None until `apply_gradients` has been built with ``skip_non_finite=True``. It is a
+    non-trainable variable in GLOBAL_VARIABLES, so ``tf.compat.v1.train.Saver`` saves it.
+    """
+    return self._skip_counters.get(_graph_key())
+
+  # --- the pipeline -------------------------------------------------------------------------
+
+  def compute_gradients(self, loss, var_list=None, gate_gradients=_Optimizer.GATE_OP,
+                        aggregation_method=None, colocate_gradients_with_ops=False,
+                        grad_loss=None):
+    """The inner optimizer's ``compute_gradients`` (see ``tf.compat.v1.train.Optimizer``)."""
+    return self._optimizer.compute_gradients(
+        loss, var_list=var_list, gate_gradients=gate_gradients,
+        aggregation_method=aggregation_method,
+        colocate_gradients_with_ops=colocate_gradients_with_ops, grad_loss=grad_loss)
+
+  def apply_gradients(self, grads_and_vars, global_step=None, name=None):
+    """Runs the transforms, then the inner optimizer's ``apply_gradients``.
+
+    Args:
+      grads_and_vars: list (or iterator) of ``(gradient, variable)`` pairs, as
+        `compute_gradients` returns.
+      global_step: optional variable, incremented by one when the update is applied.
+      name: optional name for the inner optimizer's update op.
+
+    Returns:
+      An Operation that applies the transformed gradients (when ``skip_non_finite``, that
+      applies them only if all are finite and otherwise increments `skipped_steps`).
+
+    Raises:
+      ValueError: if `grads_and_vars` is empty, every gradient is None, or a transform
+        returned a malformed list (the message names the transform).
+    """
+    grads_and_vars = tuple(grads_and_vars)
+    if not grads_and_vars:
+      raise ValueError("No variables provided.")
+    if all(g is None for g, _ in grads_and_vars):
+      raise ValueError("No gradients provided for any variable: %s." %
+                       ([str(v) for _, v in grads_and_vars],))
+    grads_and_vars = self._transform(grads_and_vars)
+    return self._apply_inner(grads_and_vars, global_step, name)
+
+  def _transform(self, grads_and_vars):
+    """Applies the transforms in order, checking each result; returns a list of pairs."""
+    grads_and_vars = list(grads_and_vars)
+    for t in self._transforms:
+      grads_and_vars = transforms_lib.check_transform_result(
+          t, grads_and_vars, t(list(grads_and_vars)))
+    return grads_and_vars
+
+  def _apply_inner(self, grads_and_vars, global_step=None, name=None):
+    """The inner ``apply_gradients``, guarded by `all_finite` when ``skip_non_finite``."""
+    if not self._skip_non_finite:
+      return self._optimizer.apply_gradients(grads_and_vars, global_step=global_step,
+                                             name=name)
+    counter = self._skip_counter(global_step if global_step is not None
+                                 else grads_and_vars[0][1])
+    graph_mode = not tf.executing_eagerly()
+    train_ops = tf.compat.v1.get_collection_ref(tf.compat.v1.GraphKeys.TRAIN_OP)
+    n_train_ops = len(train_ops)
+    finite = transforms_lib.all_finite(grads_and_vars)
+
+    def apply_fn():
+      update = self._optimizer.apply_gradients(grads_and_vars, global_step=global_step,
+                                               name=name)
+      with tf.control_dependencies([update]):
+        return tf.constant(True)
+
+    def skip_fn():
+      with tf.control_dependencies([tf.compat.v1.assign_add(counter, 1)]):
+        return tf.constant(False)
+
+    applied = tf.cond(finite, apply_fn, skip_fn, name="apply_if_finite")
+    if not graph_mode:
+      return applied
+    op = tf.group(applied, name=(name or self._name) + "_if_finite")
+    # The inner update op lives inside the cond and must not be run on its own.
+    del train_ops[n_train_ops:]
+    train_ops.append(op)
+    return op
+
+  def _skip_counter(self, colocate_with):
+    key = _graph_key()
+    if key not in self._skip_counters:
+      with tf.init_scope(), _colocated(colocate_with):
+        self._skip_counters[key] = tf.compat.v1.Variable(
+            0, dtype=tf.int64, trainable=False, name=self._name + "_skipped_steps",
+            collections=[tf.compat.v1.GraphKeys.GLOBAL_VARIABLES])
+      self._track_trackable(self._skip_counters[key], "skipped_steps", overwrite=True)
+    return self._skip_counters[key]
+
+  # --- delegation: the inner optimizer owns slots, non-slot variables and update rules -----
+
+  def get_slot(self, var, name):
+    return self._optimizer.get_slot(var, name)
+
+  def get_slot_names(self):
+    return self._optimizer.get_slot_names()
+
+  def variables(self):
+    """The inner optimizer's variables, plus `skipped_steps` when it exists."""
+    extra = [self.skipped_steps] if self.skipped_steps is not None else []
+    return self._optimizer.variables() + extra
+
+  def _create_slots(self, var_list):
+    return self._optimizer._create_slots(var_list)  # pylint: disable=protected-access
+
+  def _prepare(self):
+    return self._optimizer._prepare()  # pylint: disable=protected-access
+
+  def _apply_dense(self, grad, var):
+    return self._optimizer._apply_dense(grad, var)  # pylint: disable=protected-access
+
+  def _apply_sparse(self, grad, var):
+    return self._optimizer._apply_sparse(grad, var)  # pylint: disable=protected-access
+
+  def _apply_sparse_duplicate_indices(self, grad, var):
+    return self._optimizer._apply_sparse_duplicate_indices(grad, var)  # pylint: disable=protected-access
+
+  def _resource_apply_dense(self, grad, handle):
+    return self._optimizer._resource_apply_dense(grad, handle)  # pylint: disable=protected-access
+
+  def _resource_apply_sparse(self, grad, handle, indices):
+    return self._optimizer._resource_apply_sparse(grad, handle, indices)  # pylint: disable=protected-access
+
+  def _resource_apply_sparse_duplicate_indices(self, grad, handle, indices):
+    return self._optimizer._resource_apply_sparse_duplicate_indices(grad, handle, indices)  # pylint: disable=protected-access
+
+  def _finish(self, update_ops, name_scope):
+    return self._optimizer._finish(update_ops, name_scope)  # pylint: disable=protected-access
+
+  def _valid_dtypes(self):
+    return self._optimizer._valid_dtypes()  # pylint: disable=protected-access
+
+  def _non_slot_variables(self):
+    return self._optimizer._non_slot_variables()  # pylint: disable=protected-access
+
+
+def clip_gradients_by_norm(optimizer, clip_norm, name=None):
+  """Returns an optimizer that clips gradients by their global norm before applying them.
+
+  ``tf.contrib.estimator.clip_gradients_by_norm``: all gradients are scaled together so
+  that their global norm is at most `clip_norm` (``tf.clip_by_global_norm``), then the inner
+  optimizer applies them. Sparse gradients stay sparse.
+
+  Example::
+
+    optimizer = tf1clip.clip_gradients_by_norm(
+        tf.compat.v1.train.ProximalAdagradOptimizer(0.1), clip_norm=5.0)
+
+  Args:
+    optimizer: a ``tf.compat.v1.train.Optimizer``.
+    clip_norm: a positive number or scalar Tensor.
+    name: the wrapper's name; defaults to ``"ClipByNorm" + optimizer.get_name()``.
+
+  Returns:
+    A `WrappedOptimizer`.
+
+  Raises:
+    TypeError: if `optimizer` is not an Optimizer.
+    ValueError: if `clip_norm` is a number <= 0.
+
+  References:
+    Pascanu, Mikolov, Bengio, "On the difficulty of training recurrent neural networks",
+    ICML 2013 (arXiv:1211.5063).
+  """
+  _check_optimizer(optimizer)
+  return WrappedOptimizer(optimizer, [transforms_lib.clip_by_global_norm(clip_norm)],
+                          name=name or "ClipByNorm" + optimizer.get_name())

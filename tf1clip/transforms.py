@@ -1,0 +1,421 @@
+"""Gradient transforms: callables ``grads_and_vars -> grads_and_vars``, and ``chain`` to compose them.
+
+A transform is the thing TF1's documentation calls ``MyCapper``: it takes the list of
+``(gradient, variable)`` pairs that ``Optimizer.compute_gradients`` returns and gives back a
+list of the same length, with the same variables in the same order. ``None`` gradients
+(variables the loss does not reach) pass through untouched and ``tf.IndexedSlices`` stay
+sparse. Transforms are built from plain TF ops, so they work in graph mode, eagerly and
+inside ``tf.function``.
+
+Place in the data flow (DESIGN.md): clipping <- **transforms** <- optimizer. The clipping
+factories here wrap ``tf1clip.clipping``; ``tf1clip.optimizer.WrappedOptimizer`` runs a
+chain of transforms between the inner optimizer's ``compute_gradients`` and
+``apply_gradients``.
+
+Example::
+
+  grads_and_vars = opt.compute_gradients(loss)
+  grads_and_vars = tf1clip.transforms.chain(
+      tf1clip.transforms.freeze(["embedding"]),
+      tf1clip.transforms.clip_by_global_norm(5.0))(grads_and_vars)
+  train_op = opt.apply_gradients(grads_and_vars, global_step)
+"""
+
+import numbers
+import re
+
+import numpy as np
+import tensorflow as tf
+
+from tf1clip import clipping
+
+
+def transform_name(transform):
+  """The name used for a transform in error messages: its ``__name__``, else its repr."""
+  return getattr(transform, "__name__", None) or repr(transform)
+
+
+def _named(fn, name):
+  # Error messages name transforms by __name__; give each factory's result a readable one.
+  fn.__name__ = name
+  fn.__qualname__ = name
+  return fn
+
+
+def variable_name(var):
+  """A variable's name without the ``:0`` output suffix (``"dense/kernel"``)."""
+  return re.sub(r":\d+$", "", var.name)
+
+
+def _var_names(grads_and_vars):
+  return [variable_name(v) for _, v in grads_and_vars]
+
+
+def check_transform_result(transform, before, after):
+  """Checks that a transform kept the list's length and its variables, in order.
+
+  Args:
+    transform: the transform that produced `after` (named in the error message).
+    before: the list of ``(gradient, variable)`` pairs given to the transform.
+    after: what the transform returned.
+
+  Returns:
+    `after` as a list of ``(gradient, variable)`` tuples.
+
+  Raises:
+    ValueError: if `after` is not a list of pairs, has a different length than `before`, or
+      pairs a gradient with a different variable than `before` did at the same position.
+  """
+  name = transform_name(transform)
+  before = list(before)
+  if after is None:
+    raise ValueError(
+        "Gradient transform %s returned None; a transform must return the list of "
+        "(gradient, variable) pairs it was given, transformed." % name)
+  try:
+    after = [tuple(pair) for pair in after]
+  except TypeError as e:
+    raise ValueError(
+        "Gradient transform %s must return a list of (gradient, variable) pairs; got %r (%s)."
+        % (name, type(after).__name__, e)) from None
+  if any(len(pair) != 2 for pair in after):
+    raise ValueError(
+        "Gradient transform %s must return a list of (gradient, variable) pairs; got an "
+        "element of length %d." % (name, next(len(p) for p in after if len(p) != 2)))
+  if len(after) != len(before):
+    raise ValueError(
+        "Gradient transform %s returned %d (gradient, variable) pairs for %d given: a "
+        "transform must keep every variable (return None as the gradient to drop one). "
+        "Given variables: %s; returned variables: %s."
+        % (name, len(after), len(before), _var_names(before), _var_names(after)))
+  for i, ((_, v_before), (_, v_after)) in enumerate(zip(before, after)):
+    if v_after is not v_before:
+      raise ValueError(
+          "Gradient transform %s changed the variable at position %d from %s to %s: a "
+          "transform must keep the variables and their order."
+          % (name, i, variable_name(v_before), variable_name(v_after)))
+  return after
+
+
+def chain(*transforms):
+  """Composes transforms, applied left to right; each result is checked.
+
+  Args:
+    *transforms: callables ``grads_and_vars -> grads_and_vars`` (other chains included).
+
+  Returns:
+    A transform applying them in order.
+
+  Raises:
+    TypeError: if one of `transforms` is not callable (at construction).
+  """
+  for i, t in enumerate(transforms):
+    if not callable(t):
+      raise TypeError(
+          "chain() expects callables grads_and_vars -> grads_and_vars; argument %d is a %s: %r"
+          % (i, type(t).__name__, t))
+  transforms = tuple(transforms)
+
+  def apply_chain(grads_and_vars):
+    grads_and_vars = list(grads_and_vars)
+    for t in transforms:
+      grads_and_vars = check_transform_result(t, grads_and_vars, t(list(grads_and_vars)))
+    return grads_and_vars
+
+  return _named(apply_chain, "chain(%s)" % ", ".join(transform_name(t) for t in transforms))
+
+
+def _map_gradients(fn, grads_and_vars):
+  return [(None if g is None else fn(g), v) for g, v in grads_and_vars]
+
+
+def _is_python_number(x):
+  return isinstance(x, (numbers.Real, np.number)) and not isinstance(x, bool)
+
+
+def _check_positive(value, arg):
+  if isinstance(value, bool):
+    raise TypeError("%s must be a positive number or a scalar Tensor; got a bool: %r"
+                    % (arg, value))
+  if _is_python_number(value) and not value > 0:
+    raise ValueError("%s must be > 0; got %r." % (arg, value))
+
+
+def clip_by_value(clip_value_min, clip_value_max):
+  """Clips every gradient element-wise to ``[clip_value_min, clip_value_max]``.
+
+  Args:
+    clip_value_min: scalar (or broadcastable Tensor), the lower bound.
+    clip_value_max: scalar (or broadcastable Tensor), the upper bound.
+
+  Returns:
+    A transform; sparse gradients stay sparse (see `tf1clip.clip_by_value`).
+
+  Raises:
+    ValueError: if both bounds are numbers and ``clip_value_min > clip_value_max``.
+  """
+  if (_is_python_number(clip_value_min) and _is_python_number(clip_value_max)
+      and clip_value_min > clip_value_max):
+    raise ValueError("clip_value_min must be <= clip_value_max; got %r > %r."
+                     % (clip_value_min, clip_value_max))
+  return _named(
+      lambda gv: _map_gradients(
+          lambda g: clipping.clip_by_value(g, clip_value_min, clip_value_max), gv),
+      "clip_by_value(%r, %r)" % (clip_value_min, clip_value_max))
+
+
+def clip_by_norm(clip_norm):
+  """Clips each gradient separately to L2 norm at most `clip_norm` (changes the direction).
+
+  Args:
+    clip_norm: positive scalar.
+
+  Returns:
+    A transform; sparse gradients stay sparse (see `tf1clip.clip_by_norm`).
+
+  Raises:
+    ValueError: if `clip_norm` is a number <= 0.
+  """
+  _check_positive(clip_norm, "clip_norm")
+  return _named(
+      lambda gv: _map_gradients(lambda g: clipping.clip_by_norm(g, clip_norm), gv),
+      "clip_by_norm(%r)" % (clip_norm,))
+
+
+def clip_by_average_norm(clip_norm):
+  """Clips each gradient separately to average L2 norm (norm / size) at most `clip_norm`.
+
+  Args:
+    clip_norm: positive scalar.
+
+  Returns:
+    A transform; sparse gradients stay sparse (see `tf1clip.clip_by_average_norm`).
+
+  Raises:
+    ValueError: if `clip_norm` is a number <= 0.
+  """
+  _check_positive(clip_norm, "clip_norm")
+  return _named(
+      lambda gv: _map_gradients(lambda g: clipping.clip_by_average_norm(g, clip_norm), gv),
+      "clip_by_average_norm(%r)" % (clip_norm,))
+
+
+def clip_by_global_norm(clip_norm):
+  """Scales all gradients together so that their global norm is at most `clip_norm`.
+
+  Keeps the direction of the whole update. This is what ``tf.contrib.estimator.
+  clip_gradients_by_norm`` and ``optimize_loss(clip_gradients=x)`` did.
+
+  Args:
+    clip_norm: positive scalar.
+
+  Returns:
+    A transform; sparse gradients stay sparse (see `tf1clip.clip_by_global_norm`).
+
+  Raises:
+    ValueError: if `clip_norm` is a number <= 0.
+
+  References:
+    Pascanu, Mikolov, Bengio, "On the difficulty of training recurrent neural networks",
+    ICML 2013 (arXiv:1211.5063).
+  """
+  _check_positive(clip_norm, "clip_norm")
+
+  def transform(grads_and_vars):
+    grads = [g for g, _ in grads_and_vars]
+    if all(g is None for g in grads):
+      return list(grads_and_vars)
+    clipped, _ = clipping.clip_by_global_norm(grads, clip_norm)
+    return list(zip(clipped, [v for _, v in grads_and_vars]))
+
+  return _named(transform, "clip_by_global_norm(%r)" % (clip_norm,))
+
+
+def _scale(grad, factor):
+  if isinstance(grad, tf.IndexedSlices):
+    return tf.IndexedSlices(grad.values * tf.cast(factor, grad.values.dtype), grad.indices,
+                            grad.dense_shape)
+  return grad * tf.cast(factor, grad.dtype)
+
+
+def _multiplier_lookup(multipliers):
+  """Splits a multipliers dict into {variable ref: m} and {name: m}."""
+  by_ref, by_name = {}, {}
+  for key, m in multipliers.items():
+    if isinstance(key, str):
+      by_name[re.sub(r":\d+$", "", key)] = m
+    elif hasattr(key, "deref"):  # a variable.ref(), the hashable handle TF2 wants in dicts
+      by_ref[key] = m
+    elif hasattr(key, "ref"):
+      by_ref[key.ref()] = m
+    else:
+      raise TypeError("multipliers keys must be variables, variable.ref() or variable names; "
+                      "got a %s: %r" % (type(key).__name__, key))
+  return by_ref, by_name
+
+
+def scale_by_multipliers(multipliers):
+  """Multiplies the gradients of some variables by constants (``gradient_multipliers``).
+
+  Args:
+    multipliers: dict keyed by variable (or ``variable.ref()``) or by variable name
+      (``"dense/kernel"``; a ``:0`` suffix is optional) to a number or scalar Tensor.
+      Variables not in the dict keep their gradient.
+
+  Returns:
+    A transform. Sparse gradients are scaled on their values.
+
+  Raises:
+    TypeError: if `multipliers` is not a dict (at construction).
+    ValueError: when the transform runs, if a name in `multipliers` matches no variable of the
+      list; the message lists the variables' names.
+  """
+  if not isinstance(multipliers, dict):
+    raise TypeError("multipliers must be a dict {variable or name: multiplier}; got a %s."
+                    % type(multipliers).__name__)
+  by_ref, by_name = _multiplier_lookup(multipliers)
+
+  def transform(grads_and_vars):
+    names = _var_names(grads_and_vars)
+    unknown = sorted(set(by_name) - set(names))
+    if unknown:
+      raise ValueError("scale_by_multipliers: no variable named %s among the variables %s."
+                       % (unknown, names))
+    out = []
+    for (g, v), name in zip(grads_and_vars, names):
+      m = by_ref.get(v.ref(), by_name.get(name))
+      out.append((g if g is None or m is None else _scale(g, m), v))
+    return out
+
+  return _named(transform, "scale_by_multipliers")
+
+
+def add_gradient_noise(scale, seed=None):
+  """Adds zero-mean noise of standard deviation `scale` to every gradient.
+
+  As ``tf.contrib.layers.optimize_loss(gradient_noise_scale=...)``: the noise is
+  ``truncated_normal(shape) * scale`` (a normal cut at two standard deviations), drawn
+  afresh at every step. Unlike contrib, a sparse gradient gets noise on its values only
+  (the rows it touches), so it stays sparse.
+
+  Args:
+    scale: non-negative number or scalar Tensor, the noise's standard deviation.
+    seed: optional int; gradient ``i`` uses op seed ``seed + i`` so that equal-shaped
+      gradients do not receive identical noise.
+
+  Returns:
+    A transform.
+
+  Raises:
+    ValueError: if `scale` is a negative number.
+
+  References:
+    Neelakantan et al., "Adding Gradient Noise Improves Learning for Very Deep Networks",
+    arXiv:1511.06807, 2015.
+  """
+  if _is_python_number(scale) and scale < 0:
+    raise ValueError("scale must be >= 0; got %r." % (scale,))
+
+  def noisy(values, i):
+    noise = tf.random.truncated_normal(
+        tf.shape(values), dtype=values.dtype, seed=None if seed is None else seed + i)
+    return values + noise * tf.cast(scale, values.dtype)
+
+  def transform(grads_and_vars):
+    out = []
+    for i, (g, v) in enumerate(grads_and_vars):
+      if isinstance(g, tf.IndexedSlices):
+        g = tf.IndexedSlices(noisy(g.values, i), g.indices, g.dense_shape)
+      elif g is not None:
+        g = noisy(tf.convert_to_tensor(g), i)
+      out.append((g, v))
+    return out
+
+  return _named(transform, "add_gradient_noise(%r)" % (scale,))
+
+
+def freeze(selection):
+  """Drops the gradients of selected variables (they become None, so nothing updates them).
+
+  The inner optimizer then creates no slots for them and does not touch them, exactly as
+  if they had been left out of ``var_list``.
+
+  Args:
+    selection: one of
+      - a callable ``variable -> bool`` (True freezes),
+      - a list of booleans, one per (gradient, variable) pair (True freezes),
+      - a variable, a variable name, or a list of variables and/or names
+        (``"dense/kernel"``; ``:0`` optional), e.g. ``tf1clip.select_variables(scope=...)``.
+
+  Returns:
+    A transform.
+
+  Raises:
+    ValueError: when the transform runs, if a boolean mask's length differs from the list's
+      or a name matches no variable (the message lists the variables' names).
+  """
+  predicate, mask, refs, names = None, None, set(), set()
+  if callable(selection):
+    predicate = selection
+    label = transform_name(selection)
+  else:
+    items = list(selection) if isinstance(selection, (list, tuple)) else [selection]
+    if items and all(isinstance(x, (bool, np.bool_)) for x in items):
+      mask = [bool(x) for x in items]
+      label = "mask"
+    else:
+      for x in items:
+        if isinstance(x, str):
+          names.add(re.sub(r":\d+$", "", x))
+        elif hasattr(x, "ref"):
+          refs.add(x.ref())
+        else:
+          raise TypeError("freeze() selection must hold variables or variable names; got a "
+                          "%s: %r" % (type(x).__name__, x))
+      label = "variables"
+
+  def transform(grads_and_vars):
+    grads_and_vars = list(grads_and_vars)
+    all_names = _var_names(grads_and_vars)
+    if predicate is not None:
+      frozen = [bool(predicate(v)) for _, v in grads_and_vars]
+    elif mask is not None:
+      if len(mask) != len(grads_and_vars):
+        raise ValueError("freeze: the mask has %d entries for %d (gradient, variable) pairs "
+                         "(variables: %s)." % (len(mask), len(grads_and_vars), all_names))
+      frozen = mask
+    else:
+      unknown = sorted(names - set(all_names))
+      if unknown:
+        raise ValueError("freeze: no variable named %s among the variables %s."
+                         % (unknown, all_names))
+      frozen = [v.ref() in refs or n in names for (_, v), n in zip(grads_and_vars, all_names)]
+    return [(None if f else g, v) for (g, v), f in zip(grads_and_vars, frozen)]
+
+  return _named(transform, "freeze(%s)" % label)
+
+
+def all_finite(grads_and_vars):
+  """A scalar bool Tensor: True when every non-None gradient is finite (no NaN, no Inf).
+
+  Sparse gradients are checked on their values. Integer gradients count as finite.
+
+  Args:
+    grads_and_vars: list of ``(gradient, variable)`` pairs.
+
+  Returns:
+    A scalar ``tf.bool`` Tensor (True when there is no gradient at all).
+  """
+  with tf.name_scope("all_finite"):
+    checks = []
+    for g, _ in grads_and_vars:
+      if g is None:
+        continue
+      values = tf.convert_to_tensor(g.values if isinstance(g, tf.IndexedSlices) else g)
+      if values.dtype.is_floating:
+        checks.append(tf.reduce_all(tf.math.is_finite(values)))
+    if not checks:
+      return tf.constant(True)
+    if len(checks) == 1:
+      return checks[0]
+    return tf.reduce_all(tf.stack(checks))
