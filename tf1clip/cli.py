@@ -40,6 +40,10 @@ def _build_parser():
 def main(argv=None):
   """Entry point of the `tf1clip` console script; returns the process exit code."""
   argv = sys.argv[1:] if argv is None else list(argv)
+  if len(argv) > 1 and argv[0] == "run" and not argv[1].startswith("-"):
+    # The script's arguments go to it verbatim (argparse would eat a "--"), as `python script.py` does.
+    from tf1clip.compat import runner
+    return runner.run_script(argv[1], argv[2:])
   parser = _build_parser()
   args = parser.parse_args(argv)
   if args.command is None:

@@ -1,0 +1,119 @@
+"""`tf1clip check script.py`: what of a script's TF1 API will run, read from its source (no execution).
+
+Runs in the test process: check never imports the facade, so nothing here leaves eager mode.
+"""
+
+import glob
+import io
+import os
+
+import pytest
+
+from tf1clip import cli
+from tf1clip.compat import check
+from tf1clip.contrib import catalog
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIXTURES = os.path.join(REPO, "tests", "fixtures", "legacy")
+
+
+def _check(*names):
+  out = io.StringIO()
+  status = check.main([os.path.join(FIXTURES, n) for n in names], out=out)
+  return status, out.getvalue()
+
+
+def _statuses(source):
+  return {f.symbol: f.status for f in check.check_source(source)}
+
+
+def _line(report, symbol):
+  lines = [l for l in report.splitlines() if (" %s " % symbol) in l + " "]
+  assert lines, "%s not reported in:\n%s" % (symbol, report)
+  return lines[0]
+
+
+def test_check_passes_the_contrib_script_that_run_executes():
+  status, report = _check("contrib_script.py")
+  assert status == 0, report
+  for symbol in ("tf.contrib.rnn", "tf.contrib.rnn.GRUCell", "tf.contrib.layers.xavier_initializer",
+                 "tf.contrib.legacy_seq2seq", "tf.contrib.framework.get_or_create_global_step",
+                 "tf.contrib.estimator.clip_gradients_by_norm", "tf.contrib.opt.LazyAdamOptimizer",
+                 "tf.contrib.training.HParams", "tf.contrib.layers.optimize_loss"):
+    assert check.PROVIDED in _line(report, symbol)
+  assert check.RUNS in _line(report, "tf.placeholder")
+  assert "0 not supported" in report.splitlines()[0]
+
+
+def test_check_sees_tf_keras_namespaces_user_modules_and_flags():
+  status, report = _check("tf1_script.py", "legacy_helpers.py")
+  assert status == 0, report
+  assert check.PROVIDED in _line(report, "tf.layers.dense")
+  assert check.PROVIDED in _line(report, "tf.nn.rnn_cell.BasicLSTMCell")
+  assert check.PROVIDED in _line(report, "tf.keras")  # from tensorflow import keras
+  for symbol in ("tf.app.flags", "tf.logging.info", "tf.gfile.GFile", "tf.train.Saver",
+                 "tf.nn.dynamic_rnn", "tf.app.run", "tf.placeholder"):
+    assert check.RUNS in _line(report, symbol)
+
+
+def test_check_names_unsupported_symbols_with_replacements_and_fails():
+  status, report = _check("unsupported_contrib.py")
+  assert status == 1
+  line = _line(report, "tf.contrib.tpu.TPUEstimator")
+  assert check.UNSUPPORTED in line and "tf.distribute.TPUStrategy" in line
+  assert check.UNSUPPORTED in _line(report, "tf.contrib.no_such_module")
+  assert check.UNSUPPORTED in _line(report, "tf.contrib.slim")
+  assert "tf-slim 1.1.0" in _line(report, "tf.contrib.slim.arg_scope")
+  assert "removed tf.estimator" in _line(report, "tf.estimator")
+  assert report.splitlines()[-1].startswith("5 symbol(s) not supported")
+
+
+def test_check_reports_unreadable_and_unparsable_files_with_status_2():
+  status, report = _check("syntax_error.py", "no_such_script.py")
+  assert status == 2
+  assert "syntax_error.py: cannot parse: '(' was never closed (line 4)" in report
+  assert "no_such_script.py: can't open file: [Errno 2]" in report
+
+
+@pytest.mark.parametrize("header, use", [
+    ("import tensorflow as tf", "tf.contrib.rnn.BasicLSTMCell"),
+    ("import tensorflow.compat.v1 as tf", "tf.contrib.rnn.BasicLSTMCell"),
+    ("import tf1clip.compat.v1 as tf", "tf.contrib.rnn.BasicLSTMCell"),
+    ("from tf1clip.compat import v1 as tf", "tf.compat.v1.contrib.rnn.BasicLSTMCell"),
+    ("import tensorflow", "tensorflow.contrib.rnn.BasicLSTMCell"),
+    ("from tensorflow.contrib import rnn", "rnn.BasicLSTMCell"),
+    ("import tensorflow.contrib.rnn as contrib_rnn", "contrib_rnn.BasicLSTMCell"),
+    ("import tensorflow as tf\nrnn = tf.contrib.rnn", "rnn.BasicLSTMCell"),
+    ("from tensorflow.contrib.rnn import BasicLSTMCell", "BasicLSTMCell"),
+])
+def test_check_follows_every_import_alias(header, use):
+  statuses = _statuses("%s\ncell = %s(8)\n" % (header, use))
+  assert statuses["tf.contrib.rnn.BasicLSTMCell"] == check.PROVIDED
+
+
+def test_check_reports_the_object_not_its_methods_and_looks_names_up_in_tf_compat_v1():
+  statuses = _statuses(
+      "import tensorflow as tf\n"
+      "tf.train.AdamOptimizer(0.1).minimize\n"
+      "tf.float32.max\n"
+      "tf.nn.no_such_op\n"
+      "from tensorflow.python.ops import array_ops\n")
+  assert statuses == {
+      "tf.train.AdamOptimizer": check.RUNS, "tf.float32": check.RUNS,
+      "tf.nn.no_such_op": check.UNSUPPORTED, "tf.python.ops.array_ops": check.RUNS}
+
+
+def test_check_agrees_with_the_contrib_catalogue():
+  for symbol in catalog.PROVIDED:
+    assert _statuses("import tensorflow as tf\n%s\n" % symbol)[symbol] == check.PROVIDED, symbol
+  for symbol in ("tf.contrib.tpu.TPUEstimator", "tf.contrib.layers.conv2d", "tf.contrib.learn.Experiment"):
+    assert _statuses("import tensorflow as tf\n%s\n" % symbol)[symbol] == check.UNSUPPORTED, symbol
+
+
+def test_check_passes_the_legacy_examples(capsys):
+  scripts = sorted(glob.glob(os.path.join(REPO, "examples", "legacy", "*.py")))
+  assert scripts
+  assert cli.main(["check"] + scripts) == 0
+  report = capsys.readouterr().out
+  assert check.PROVIDED in _line(report, "tf.contrib.legacy_seq2seq.sequence_loss_by_example")
+  assert check.RUNS in _line(report, "tf.clip_by_global_norm")

@@ -1,0 +1,130 @@
+"""`tf1clip run script.py [args...]`: run a legacy TF1 script unchanged, as `python script.py` would.
+
+What the script sees is what `python script.py` gives it: `sys.argv == [script, *args]`, `__name__ ==
+"__main__"` (so `tf.app.run()` finds `main` and `tf.test.main()` finds the tests), an absolute
+`__file__`, the script's directory as `sys.path[0]`, its exit status (a `SystemExit` code; 1 and a
+traceback for an uncaught exception; 1 and the message for a syntax error; 2 for a file that cannot be
+opened). The traceback shows the user's frames, not the runner's.
+
+The one difference: `import tensorflow` in the script and in the user's modules next to it gives the
+TF1 API (compat.v1, through the compat.importer hook); TensorFlow is imported when the script first
+imports it, with `TF_USE_LEGACY_KERAS=1` set beforehand.
+
+Data flow: compat.v1 <- compat.importer <- compat.runner <- cli.
+"""
+
+import builtins
+import importlib.machinery
+import os
+import sys
+import traceback
+import types
+
+from tf1clip.compat import importer as importer_lib
+from tf1clip.compat import surface
+
+_PLUMBING = frozenset(os.path.normcase(os.path.abspath(f)) for f in (__file__, importer_lib.__file__))
+_TF1CLIP_DIR = os.path.normcase(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _is_not_provided_error(exception):
+  """True for the errors that name an unsupported TF1 symbol (tf1clip's own and tf1clip.contrib's)."""
+  kinds = (surface.NotProvidedError, surface.NotProvidedImportError)
+  catalog = sys.modules.get("tf1clip.contrib.catalog")  # loaded if the script touched tf.contrib
+  if catalog is not None:
+    kinds += (catalog.ContribNotProvidedError,)
+  return isinstance(exception, kinds)
+
+
+def run_script(script_path, script_args):
+  """Runs a Python script as `python script_path *script_args` would, with the TF1 API for `tensorflow`.
+
+  Args:
+    script_path: path of the script, as the user typed it (becomes `sys.argv[0]`).
+    script_args: the script's arguments (`sys.argv[1:]`).
+
+  Returns:
+    The process exit status python would have given.
+  """
+  # TensorFlow reads this when it is first asked for Keras; nothing has asked yet.
+  os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
+  path = os.path.abspath(script_path)
+  try:
+    with open(path, "rb") as f:
+      source = f.read()
+  except OSError as e:
+    print("tf1clip run: can't open file %r: [Errno %s] %s" % (path, e.errno, e.strerror),
+          file=sys.stderr)
+    return 2
+  try:
+    code = compile(source, path, "exec", dont_inherit=True)
+  except (SyntaxError, ValueError) as e:
+    if isinstance(e, ValueError):  # null bytes: python reports them as a SyntaxError too
+      e = SyntaxError("source code cannot contain null bytes")
+    traceback.print_exception(type(e), e, None)
+    return 1
+
+  script_dir = os.path.dirname(os.path.realpath(path))
+  sys.argv = [script_path] + list(script_args)
+  if sys.path:
+    sys.path[0] = script_dir  # python puts the script's directory there (and not the current one)
+  else:
+    sys.path.insert(0, script_dir)
+  importer_lib.LegacyImporter(script_dir).install()
+
+  main = types.ModuleType("__main__")
+  main.__dict__.update(
+      __file__=path, __builtins__=builtins, __package__=None, __spec__=None, __cached__=None,
+      __loader__=importlib.machinery.SourceFileLoader("__main__", path))
+  sys.modules["__main__"] = main
+  try:
+    exec(code, main.__dict__)  # pylint: disable=exec-used
+  except SystemExit as e:
+    return _exit_status(e)
+  except BaseException as e:  # pylint: disable=broad-except
+    _report_uncaught(e)
+    return 130 if isinstance(e, KeyboardInterrupt) else 1
+  return 0
+
+
+def _exit_status(exit_exception):
+  """The status python gives a `SystemExit`: its int code, 0 for None, else 1 after printing the code."""
+  code = exit_exception.code
+  if code is None:
+    return 0
+  if isinstance(code, int):
+    return code
+  print(code, file=sys.stderr)
+  return 1
+
+
+def _report_uncaught(exception):
+  """Prints the exception through sys.excepthook, as python does, without tf1clip's own frames."""
+  seen = set()
+  pending = [exception]
+  while pending:
+    e = pending.pop()
+    if e is None or id(e) in seen:
+      continue
+    seen.add(id(e))
+    # The error names the symbol at the user's line; the frames of tf1clip that raised it add nothing.
+    hide_all = _is_not_provided_error(e)
+    e.__traceback__ = _without_frames(e.__traceback__, hide_all)
+    pending += [e.__cause__, e.__context__]
+  sys.excepthook(type(exception), exception, exception.__traceback__)
+
+
+def _without_frames(tb, hide_all_of_tf1clip):
+  """A copy of the traceback chain `tb` without the runner's frames (or any of tf1clip's)."""
+  kept = []
+  while tb is not None:
+    filename = os.path.normcase(os.path.abspath(tb.tb_frame.f_code.co_filename))
+    hidden = filename in _PLUMBING or (
+        hide_all_of_tf1clip and filename.startswith(_TF1CLIP_DIR + os.sep))
+    if not hidden:
+      kept.append(tb)
+    tb = tb.tb_next
+  rebuilt = None
+  for t in reversed(kept):
+    rebuilt = types.TracebackType(rebuilt, t.tb_frame, t.tb_lasti, t.tb_lineno)
+  return rebuilt

@@ -1,0 +1,68 @@
+"""Where each TF1 name comes from on TensorFlow 2.21: the table the facade, the importer and `check` share.
+
+A TF1 script's `tf.<name>` resolves, in this order, to:
+  1. `tf.contrib...`           -> tf1clip.contrib (what training scripts used; the rest fails by name)
+  2. `tf.keras`, `tf.layers`,
+     `tf.nn.rnn_cell`          -> tf-keras' v1 API, taken from tf_keras directly so they work whichever
+                                  Keras TensorFlow itself picked when it was imported
+  3. `tf.compat.v1`            -> the TF1 API itself; `tf.compat.v2` -> the real TF2 API
+  4. anything else             -> `tf.compat.v1.<name>` of the installed TensorFlow (flags, app, logging,
+                                  gfile, train, summary, test, ... are all still there)
+  5. names TF 2.21 dropped     -> a NotProvidedError naming the symbol and its replacement (REMOVED)
+
+Data flow: compat.surface <- compat.v1 (the facade) <- compat.importer <- compat.runner <- cli, and
+compat.check reads the same table without running anything, so what `tf1clip check` reports is what
+`tf1clip run` does. This module imports neither TensorFlow nor Keras.
+"""
+
+CONTRIB_PACKAGE = "tf1clip.contrib"
+
+# TF1 namespaces that TensorFlow 2.21 serves from Keras; tf-keras keeps their TF1 (graph-mode) versions.
+TF_KERAS_MODULES = {
+    "keras": "tf_keras.api._v1.keras",
+    "layers": "tf_keras.api._v1.keras.__internal__.legacy.layers",
+    "nn.rnn_cell": "tf_keras.api._v1.keras.__internal__.legacy.rnn_cell",
+}
+
+# TF1 names that neither TensorFlow 2.21 nor tf1clip provide, with what to use instead.
+REMOVED = {
+    "estimator": (
+        "TensorFlow 2.16 removed tf.estimator; write the training loop with tf.Session / "
+        "tf.train.MonitoredTrainingSession (or Keras). tf.contrib.estimator.clip_gradients_by_norm "
+        "is provided as tf1clip.clip_gradients_by_norm"),
+    "pywrap_tensorflow": (
+        "use tf.train.NewCheckpointReader(path) (or tf.train.load_checkpoint / "
+        "tf.train.list_variables) to read checkpoints"),
+    "examples": (
+        "the MNIST tutorial reader (tensorflow.examples.tutorials.mnist) is gone; "
+        "use tf.keras.datasets.mnist.load_data()"),
+}
+
+
+class NotProvidedError(AttributeError):
+  """A TF1 name that neither TensorFlow 2.21 nor tf1clip provides (raised where the script uses it)."""
+
+
+class NotProvidedImportError(ImportError):
+  """An `import tensorflow.<module>` of a TF1 module that neither TensorFlow 2.21 nor tf1clip provides."""
+
+
+def not_provided_message(symbol, suggestion=None):
+  """The one sentence every unsupported TF1 symbol gets.
+
+  Args:
+    symbol: the dotted name as the script wrote it, e.g. "tf.estimator.Estimator".
+    suggestion: what to use instead, or None when there is no replacement.
+
+  Returns:
+    A message such as "tf.estimator is not provided by tf1clip (TensorFlow 2.21 has no such name): ...".
+  """
+  message = "%s is not provided by tf1clip (TensorFlow 2.21 has no such name)" % symbol
+  if suggestion:
+    message += ": " + suggestion
+  return message
+
+
+def removed_suggestion(dotted):
+  """The replacement REMOVED lists for a dotted TF1 name below `tf.` (e.g. "estimator.Estimator"), or None."""
+  return REMOVED.get(dotted.split(".", 1)[0])
