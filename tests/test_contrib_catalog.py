@@ -28,13 +28,12 @@ def test_every_provided_name_resolves_to_an_object(name):
 
 
 def test_reexports_are_the_owning_modules_objects():
-  # tf1clip/__init__ binds the function `optimize_loss` over the submodule's name.
-  optimize_loss_module = importlib.import_module("tf1clip.optimize_loss")
+  training_op = importlib.import_module("tf1clip.training_op")
   optimizer_module = importlib.import_module("tf1clip.optimizer")
   assert contrib.estimator.clip_gradients_by_norm is optimizer_module.clip_gradients_by_norm
-  assert contrib.layers.optimize_loss is optimize_loss_module.optimize_loss
-  assert contrib.layers.adaptive_clipping_fn is optimize_loss_module.adaptive_clipping_fn
-  assert contrib.layers.OPTIMIZER_CLS_NAMES is optimize_loss_module.OPTIMIZER_CLS_NAMES
+  assert contrib.layers.optimize_loss is training_op.optimize_loss
+  assert contrib.layers.adaptive_clipping_fn is training_op.adaptive_clipping_fn
+  assert contrib.layers.OPTIMIZER_CLS_NAMES is training_op.OPTIMIZER_CLS_NAMES
 
 
 def test_rnn_cells_are_the_classes_tf_compat_v1_serves_with_legacy_keras():

@@ -8,10 +8,10 @@ import pytest
 import tensorflow as tf
 
 import tf1clip
-from tf1clip.optimize_loss import OPTIMIZER_CLS_NAMES
-from tf1clip.optimize_loss import OPTIMIZER_SUMMARIES
-from tf1clip.optimize_loss import adaptive_clipping_fn
-from tf1clip.optimize_loss import optimize_loss
+from tf1clip.training_op import OPTIMIZER_CLS_NAMES
+from tf1clip.training_op import OPTIMIZER_SUMMARIES
+from tf1clip.training_op import adaptive_clipping_fn
+from tf1clip.training_op import optimize_loss
 
 V1 = tf.compat.v1
 

@@ -5,31 +5,55 @@ The public names mirror TF1's where a TF1 counterpart exists, so that
 signature and the same numbers (see DESIGN.md, "Numerical contract").
 
 Data flow (one-way): clipping <- transforms <- optimizer <- accumulation <- contrib/compat/v2 <- cli.
+
+Names load on first use: `tf1clip run` must set TF_USE_LEGACY_KERAS before anything imports
+TensorFlow, and `tf1clip --version` / `tf1clip check` should not pay for importing it.
 """
+
+import importlib
 
 __version__ = "0.1.0"
 
-# --- clipping (issue 2) ---
-from tf1clip.clipping import clip_by_average_norm
-from tf1clip.clipping import clip_by_global_norm
-from tf1clip.clipping import clip_by_norm
-from tf1clip.clipping import clip_by_value
-from tf1clip.clipping import global_norm
+# public name -> module that defines it
+_EXPORTS = {
+    # clipping (issue 2)
+    "clip_by_average_norm": "tf1clip.clipping",
+    "clip_by_global_norm": "tf1clip.clipping",
+    "clip_by_norm": "tf1clip.clipping",
+    "clip_by_value": "tf1clip.clipping",
+    "global_norm": "tf1clip.clipping",
+    # optimizer wrappers (issue 3)
+    "WrappedOptimizer": "tf1clip.optimizer",
+    "clip_gradients_by_norm": "tf1clip.optimizer",
+    "optimize_loss": "tf1clip.training_op",
+    "adaptive_clipping_fn": "tf1clip.training_op",
+    "OPTIMIZER_CLS_NAMES": "tf1clip.training_op",
+    "select_variables": "tf1clip.variables",
+    "block_gradient": "tf1clip.variables",
+    "scale_gradient": "tf1clip.variables",
+    "reverse_gradient": "tf1clip.variables",
+    # gradient accumulation (issue 4)
+    "GradientAccumulationOptimizer": "tf1clip.accumulation",
+    "HostGradientAverager": "tf1clip.accumulation",
+    "average_gradients": "tf1clip.accumulation",
+    "fused_accumulation_step": "tf1clip.accumulation",
+    "FusedStep": "tf1clip.accumulation",
+}
+_SUBMODULES = ("clipping", "transforms", "optimizer", "training_op", "variables", "accumulation",
+               "contrib", "compat", "v2")
 
-# --- optimizer wrappers (issue 3) ---
-from tf1clip import transforms
-from tf1clip.optimize_loss import adaptive_clipping_fn
-from tf1clip.optimize_loss import optimize_loss
-from tf1clip.optimizer import WrappedOptimizer
-from tf1clip.optimizer import clip_gradients_by_norm
-from tf1clip.variables import block_gradient
-from tf1clip.variables import reverse_gradient
-from tf1clip.variables import scale_gradient
-from tf1clip.variables import select_variables
+__all__ = sorted(_EXPORTS) + list(_SUBMODULES)
 
-# --- gradient accumulation (issue 4) ---
-from tf1clip.accumulation import FusedStep
-from tf1clip.accumulation import GradientAccumulationOptimizer
-from tf1clip.accumulation import HostGradientAverager
-from tf1clip.accumulation import average_gradients
-from tf1clip.accumulation import fused_accumulation_step
+
+def __getattr__(name):
+  if name in _EXPORTS:
+    value = getattr(importlib.import_module(_EXPORTS[name]), name)
+    globals()[name] = value
+    return value
+  if name in _SUBMODULES:
+    return importlib.import_module("tf1clip." + name)
+  raise AttributeError("module 'tf1clip' has no attribute %r" % name)
+
+
+def __dir__():
+  return __all__ + ["__version__"]

@@ -13,7 +13,7 @@ decay function is given, as contrib did), "global_norm/gradient_norm",
 "global_norm/clipped_gradient_norm", "gradients/<var>", "gradient_norm/<var>", and
 "global_norm/adaptive_max_gradient_norm" from ``adaptive_clipping_fn(report_summary=True)``.
 
-Place in the data flow (DESIGN.md): transforms <- optimizer <- **optimize_loss** <- contrib
+Place in the data flow (DESIGN.md): transforms <- optimizer <- **training_op** (optimize_loss) <- contrib
 (``tf1clip.contrib.layers`` re-exports these names).
 """
 
