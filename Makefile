@@ -17,8 +17,11 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e ".[test]"
 	touch $(STAMP)
 
+# The main job: a 2018-style TF1 script (tf.contrib.rnn, legacy_seq2seq, tf.flags, Saver), unchanged,
+# trains a character-level LSTM, then its companion script restores the checkpoint and samples text.
 demo: $(STAMP)
-	$(PY) examples/clip_lstm.py --steps 60
+	$(VENV)/bin/tf1clip run examples/legacy/char_rnn_train.py --save_dir build/char_rnn
+	$(VENV)/bin/tf1clip run examples/legacy/char_rnn_sample.py --save_dir build/char_rnn
 
 test: $(STAMP)
 	$(PY) -m pytest -n 2 -q tests
