@@ -98,6 +98,9 @@ class LegacyImporter:
       filename = globals.get("__file__")
       if isinstance(filename, str) and self.is_legacy_file(filename):
         return self.legacy_import(name, fromlist)
+    if level == 0 and (name == "tf_slim" or name.startswith("tf_slim.")) and "tf_slim" not in sys.modules:
+      # tf-slim reads TF internals that moved; its shim must be in place before its first use.
+      importlib.import_module("tf1clip.contrib.slim")
     return self._original_import(name, globals, locals, fromlist, level)
 
   def legacy_import(self, name, fromlist=()):

@@ -5,13 +5,14 @@ The TF1 facade serves this package as `tf.contrib` and the runner as `tensorflow
 
 Provided (behaving as in TF 1.15; see `PROVIDED` for every name and where it comes from):
   estimator       clip_gradients_by_norm (tf1clip.optimizer)
-  layers          optimize_loss, adaptive_clipping_fn, OPTIMIZER_CLS_NAMES (tf1clip.optimize_loss),
+  layers          optimize_loss, adaptive_clipping_fn, OPTIMIZER_CLS_NAMES (tf1clip.training_op),
                   initializers, regularizers, fully_connected, layer_norm, flatten, embed_sequence
   rnn             the TF1 cells and wrappers (tf-keras' legacy cells), static_rnn, NASCell, ...
   legacy_seq2seq  rnn_decoder, basic_rnn_seq2seq, sequence_loss, sequence_loss_by_example
   framework       global step and variable-collection helpers
   opt             clip_gradients_by_global_norm, MultitaskOptimizerWrapper, LazyAdamOptimizer
   training        HParams
+  slim            the whole tf-slim 1.1.0 package, run on TensorFlow 2.21 by tf1clip.contrib.slim's shim
 
 Everything else fails where the script first uses it, with a `ContribNotProvidedError` (an
 ImportError) naming the dotted symbol and what to use instead; `tf.contrib.tpu` and the other

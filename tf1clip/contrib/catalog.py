@@ -40,6 +40,7 @@ TF115_SUBMODULES = frozenset("""
 _CELLS = "tf_keras.src.layers.rnn.legacy_cells"
 _WRAPPERS = "tf_keras.src.layers.rnn.legacy_cell_wrappers"
 _PORT = "tf1clip's port of TF 1.15 contrib"
+_SLIM = "tf-slim 1.1.0, through tf1clip.contrib.slim's shim: tf_slim"
 
 # Dotted name -> where the object comes from. Submodules listed here are importable as
 # tf1clip.contrib.<name> (and, through the runner, as tensorflow.contrib.<name>).
@@ -47,9 +48,9 @@ PROVIDED = {
     # contrib.estimator
     "tf.contrib.estimator.clip_gradients_by_norm": "tf1clip.optimizer.clip_gradients_by_norm",
     # contrib.layers
-    "tf.contrib.layers.optimize_loss": "tf1clip.optimize_loss.optimize_loss",
-    "tf.contrib.layers.adaptive_clipping_fn": "tf1clip.optimize_loss.adaptive_clipping_fn",
-    "tf.contrib.layers.OPTIMIZER_CLS_NAMES": "tf1clip.optimize_loss.OPTIMIZER_CLS_NAMES",
+    "tf.contrib.layers.optimize_loss": "tf1clip.training_op.optimize_loss",
+    "tf.contrib.layers.adaptive_clipping_fn": "tf1clip.training_op.adaptive_clipping_fn",
+    "tf.contrib.layers.OPTIMIZER_CLS_NAMES": "tf1clip.training_op.OPTIMIZER_CLS_NAMES",
     "tf.contrib.layers.xavier_initializer": _PORT,
     "tf.contrib.layers.xavier_initializer_conv2d": _PORT,
     "tf.contrib.layers.variance_scaling_initializer": _PORT,
@@ -102,17 +103,21 @@ PROVIDED = {
     "tf.contrib.opt.LazyAdamOptimizer": _PORT + "; a tf.compat.v1.train.AdamOptimizer subclass",
     # contrib.training
     "tf.contrib.training.HParams": _PORT + " (without the protocol-buffer methods)",
+    # contrib.slim: the whole tf_slim package (see WHOLE_PACKAGES); the names training scripts use
+    **{"tf.contrib.slim." + name: _SLIM + "." + name for name in """
+        arg_scope add_arg_scope conv2d fully_connected max_pool2d avg_pool2d flatten dropout
+        batch_norm l2_regularizer l1_regularizer learning losses metrics get_variables
+        get_variables_to_restore get_model_variables assign_from_checkpoint_fn model_variable
+        variable local_variable global_variable""".split()},
 }
+
+# Provided submodules that serve a whole package -> where every name below them comes from.
+WHOLE_PACKAGES = {"slim": _SLIM}
 
 PROVIDED_SUBMODULES = frozenset(name.split(".")[2] for name in PROVIDED)
 
 _NO_ESTIMATOR = ("TensorFlow 2.16 removed tf.estimator (and tf.contrib.learn went with TF 2.0): "
                  "write the loop with tf.Session / tf.train.MonitoredTrainingSession, or port to Keras")
-_NO_SLIM = (
-    "tf-slim 1.1.0 (the maintained tf.contrib.slim) does not run on TensorFlow 2.21: it uses "
-    "TensorFlow internals that are gone (details in tf1clip's docs/contrib.md). Use "
-    "tf.compat.v1.layers for conv2d/batch_norm/pooling and tf.contrib.layers.fully_connected/"
-    "layer_norm/flatten (provided, with slim's variable names)")
 _ADDONS = "tensorflow-addons (archived in 2024, no release for TensorFlow 2.16+)"
 _CONTRIB_SOURCE = ("no maintained replacement; port the class from TensorFlow 1.15's "
                    "tensorflow/contrib sources onto tf.compat.v1.nn.rnn_cell.RNNCell")
@@ -142,12 +147,12 @@ UNSUPPORTED = {
     "tf.contrib.factorization": "no maintained replacement (tf.compat.v1 has none either)",
     "tf.contrib.feature_column": "tf.compat.v1.feature_column, or Keras preprocessing layers",
     "tf.contrib.framework": "tf.compat.v1.train / tf.compat.v1 variable functions",
-    "tf.contrib.framework.arg_scope": ("no replacement (it belonged to tf-slim, which does not run "
-                                       "on TensorFlow 2.21); pass the arguments explicitly"),
-    "tf.contrib.framework.add_arg_scope": "no replacement (see tf.contrib.framework.arg_scope)",
+    "tf.contrib.framework.arg_scope": "tf.contrib.slim.arg_scope (tf-slim, provided)",
+    "tf.contrib.framework.add_arg_scope": "tf.contrib.slim.add_arg_scope (tf-slim, provided)",
     "tf.contrib.framework.nest": "tf.nest",
     "tf.contrib.framework.assign_from_checkpoint_fn": (
-        "tf.compat.v1.train.Saver(var_list).restore(sess, path) (or tf.compat.v1.train.init_from_checkpoint)"),
+        "tf.contrib.slim.assign_from_checkpoint_fn (tf-slim, provided), or "
+        "tf.compat.v1.train.Saver(var_list).restore(sess, path)"),
     "tf.contrib.gan": "TF-GAN (the tensorflow-gan package)",
     "tf.contrib.graph_editor": "no maintained replacement",
     "tf.contrib.grid_rnn": _CONTRIB_SOURCE,
@@ -155,8 +160,10 @@ UNSUPPORTED = {
     "tf.contrib.keras": "tf_keras (Keras 2) or keras (Keras 3)",
     "tf.contrib.layers": ("tf.compat.v1.layers (conv2d, batch_normalization, dropout, dense, "
                           "max_pooling2d, ...; variables are named kernel/bias, not weights/biases)"),
-    "tf.contrib.layers.conv2d": "tf.compat.v1.layers.conv2d (variables conv2d/kernel, conv2d/bias)",
-    "tf.contrib.layers.batch_norm": "tf.compat.v1.layers.batch_normalization",
+    "tf.contrib.layers.conv2d": ("tf.contrib.slim.conv2d (the same function, from tf-slim; provided), "
+                                 "or tf.compat.v1.layers.conv2d (variables conv2d/kernel, conv2d/bias)"),
+    "tf.contrib.layers.batch_norm": ("tf.contrib.slim.batch_norm (the same function, from tf-slim; "
+                                     "provided), or tf.compat.v1.layers.batch_normalization"),
     "tf.contrib.layers.dropout": "tf.compat.v1.layers.dropout (rate = 1 - keep_prob)",
     "tf.contrib.layers.summarize_tensor": "tf.compat.v1.summary.histogram / scalar",
     "tf.contrib.learn": _NO_ESTIMATOR,
@@ -197,7 +204,6 @@ UNSUPPORTED = {
     "tf.contrib.seq2seq": (_ADDONS + " continued it as tfa.seq2seq; port decoding to Keras layers "
                            "or KerasHub"),
     "tf.contrib.signal": "tf.signal",
-    "tf.contrib.slim": _NO_SLIM,
     "tf.contrib.sparsemax": "tensorflow-addons' tfa.activations.sparsemax (archived)",
     "tf.contrib.stateless": "tf.random.stateless_uniform / stateless_normal",
     "tf.contrib.summary": "tf.summary (TF2) or tf.compat.v1.summary",
@@ -241,6 +247,8 @@ def is_provided(name):
   if name in PROVIDED or name == "tf.contrib":
     return True
   parts = name.split(".")
+  if len(parts) > 3 and parts[2] in WHOLE_PACKAGES:
+    return True
   return len(parts) == 3 and parts[2] in PROVIDED_SUBMODULES
 
 
@@ -267,9 +275,12 @@ def explain(name):
   name = normalize(name)
   if name in PROVIDED:
     return "%s is provided by tf1clip (from %s)" % (name, PROVIDED[name])
+  parts = name.split(".")
+  if len(parts) > 3 and parts[2] in WHOLE_PACKAGES:
+    return "%s is provided by tf1clip (from %s)" % (
+        name, ".".join([WHOLE_PACKAGES[parts[2]]] + parts[3:]))
   if is_provided(name):
     return "%s is provided by tf1clip (module tf1clip.contrib%s)" % (name, name[len("tf.contrib"):])
-  parts = name.split(".")
   if len(parts) >= 3 and parts[:2] == ["tf", "contrib"] and parts[2] not in TF115_SUBMODULES:
     return ("%s is not provided by tf1clip (TensorFlow 1.15 had no tf.contrib.%s either)"
             % (name, parts[2]))

@@ -1,7 +1,7 @@
 """`tf.contrib.layers`: the initializers, regularizers and layer functions training scripts use.
 
 Place in the data flow (DESIGN.md): optimizer/optimize_loss <- **contrib.layers** <- compat <- cli.
-`optimize_loss`, `adaptive_clipping_fn` and `OPTIMIZER_CLS_NAMES` are tf1clip.optimize_loss's,
+`optimize_loss`, `adaptive_clipping_fn` and `OPTIMIZER_CLS_NAMES` are tf1clip.training_op's,
 imported on first use. Any other name raises ContribNotProvidedError with a replacement.
 """
 
@@ -20,7 +20,7 @@ from tf1clip.contrib.layers.regularizers import l2_regularizer
 from tf1clip.contrib.layers.regularizers import sum_regularizer
 
 __getattr__ = catalog.missing_attribute_hook("tf.contrib.layers", lazy={
-    "optimize_loss": "tf1clip.optimize_loss:optimize_loss",
-    "adaptive_clipping_fn": "tf1clip.optimize_loss:adaptive_clipping_fn",
-    "OPTIMIZER_CLS_NAMES": "tf1clip.optimize_loss:OPTIMIZER_CLS_NAMES",
+    "optimize_loss": "tf1clip.training_op:optimize_loss",
+    "adaptive_clipping_fn": "tf1clip.training_op:adaptive_clipping_fn",
+    "OPTIMIZER_CLS_NAMES": "tf1clip.training_op:OPTIMIZER_CLS_NAMES",
 })

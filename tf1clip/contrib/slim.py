@@ -1,0 +1,115 @@
+"""`tf.contrib.slim`: the maintained `tf-slim` 1.1.0 package, made to run on TensorFlow 2.21 by a shim.
+
+Place in the data flow (DESIGN.md): TensorFlow internals <- (shim) <- tf_slim <- **contrib.slim**
+<- compat (the runner serves this module as `tensorflow.contrib.slim`) <- cli.
+
+tf-slim is TF 1.15's `tf.contrib.slim` moved to its own package. Its code reaches into TensorFlow's
+private modules (`tensorflow.python.framework.ops`, `...ops.control_flow_ops`, ...), and TensorFlow
+has since moved a few names out of them; tf-keras moved one module. `install_shim()` puts each moved
+name back where tf-slim looks for it, pointing at the object that now lives elsewhere — the same
+object, so nothing is re-implemented:
+
+| where tf-slim looks                         | the object now                                   | what needs it |
+| ---                                         | ---                                              | --- |
+| module `tf_keras.legacy_tf_layers`          | `tf_keras.src.legacy_tf_layers`                  | `batch_norm` (TF's own `tensorflow.python.layers.normalization` lazily imports the old path) |
+| module `tf_keras.legacy_tf_layers.normalization` | `tf_keras.src.legacy_tf_layers.normalization` | the same |
+| `framework.ops.Tensor`                      | `framework.tensor.Tensor`                        | fused `batch_norm`, `dropout`/`smart_cond`, `create_train_op(gradient_multipliers=)`, `optimize_loss` |
+| `framework.ops.IndexedSlices`               | `framework.indexed_slices.IndexedSlices`         | `create_train_op` multipliers/clipping, `clip_gradient_norms`, `optimize_loss` |
+| `ops.array_ops.stack`, `unstack`            | `ops.array_ops_stack.stack`, `unstack`           | metrics, `tf_slim.data`, `layers` (`spatial_softmax`, ...) |
+| `ops.control_flow_ops.cond`                 | `ops.cond.cond` (`tf.compat.v1.cond`)            | fused `batch_norm`, `utils.smart_cond`, metrics, `tf_slim.data` |
+| `ops.control_flow_ops.case`                 | `ops.control_flow_case.case`                     | `tf_slim.data.tfexample_decoder` |
+| `ops.control_flow_ops.while_loop`           | `ops.while_loop.while_loop`                      | `losses.metric_learning` |
+| `ops.control_flow_ops.Assert`               | `ops.control_flow_assert.Assert`                 | `metrics.histogram_ops` |
+| `ops.variable_scope.variable`               | `ops.variable_v1.VariableV1` (`tf.compat.v1.Variable`; TF 1.15 defined it as this alias) | `local_variable`, `global_variable` |
+
+The shim only ADDS names that are missing (it never replaces an attribute or module that exists), so
+TensorFlow, tf-keras and every other library see exactly what they saw before. These were all the
+missing names: every `module.attr` that tf-slim 1.1.0's non-test sources read from a TensorFlow
+module was checked against TensorFlow 2.21. The shim works whenever it is installed before tf-slim
+runs (tf-slim reads these names at call time), so `import tf_slim` in the same process gets the
+working package too.
+
+This module re-exports `tf_slim` (`slim.conv2d`, `slim.arg_scope`, `slim.learning`, `slim.losses`,
+`slim.metrics`, ...); names tf-slim loads lazily (`slim.nets`) resolve on first access.
+"""
+
+import importlib
+import importlib.util
+import sys
+
+# Alias module -> the module that holds it now.
+MOVED_MODULES = {
+    "tf_keras.legacy_tf_layers": "tf_keras.src.legacy_tf_layers",
+    "tf_keras.legacy_tf_layers.normalization": "tf_keras.src.legacy_tf_layers.normalization",
+}
+
+# (module tf-slim reads, attribute, module that holds the object now, its name there)
+MOVED_ATTRIBUTES = (
+    ("tensorflow.python.framework.ops", "Tensor", "tensorflow.python.framework.tensor", "Tensor"),
+    ("tensorflow.python.framework.ops", "IndexedSlices",
+     "tensorflow.python.framework.indexed_slices", "IndexedSlices"),
+    ("tensorflow.python.ops.array_ops", "stack", "tensorflow.python.ops.array_ops_stack", "stack"),
+    ("tensorflow.python.ops.array_ops", "unstack", "tensorflow.python.ops.array_ops_stack",
+     "unstack"),
+    ("tensorflow.python.ops.control_flow_ops", "cond", "tensorflow.python.ops.cond", "cond"),
+    ("tensorflow.python.ops.control_flow_ops", "case", "tensorflow.python.ops.control_flow_case",
+     "case"),
+    ("tensorflow.python.ops.control_flow_ops", "while_loop", "tensorflow.python.ops.while_loop",
+     "while_loop"),
+    ("tensorflow.python.ops.control_flow_ops", "Assert",
+     "tensorflow.python.ops.control_flow_assert", "Assert"),
+    ("tensorflow.python.ops.variable_scope", "variable", "tensorflow.python.ops.variable_v1",
+     "VariableV1"),
+)
+
+
+def _module_exists(name):
+  try:
+    return importlib.util.find_spec(name) is not None
+  except ModuleNotFoundError:  # a parent package is missing
+    return False
+
+
+def install_shim():
+  """Puts the names tf-slim 1.1.0 needs back where it looks for them (idempotent).
+
+  Returns:
+    The list of dotted names this call added ("module.attr", or a module name); empty when
+    everything was in place already.
+  """
+  added = []
+  for alias, target in MOVED_MODULES.items():
+    if alias not in sys.modules and not _module_exists(alias):
+      sys.modules[alias] = importlib.import_module(target)
+      added.append(alias)
+  for module_name, attr, source_module, source_attr in MOVED_ATTRIBUTES:
+    module = importlib.import_module(module_name)
+    if not hasattr(module, attr):
+      setattr(module, attr, getattr(importlib.import_module(source_module), source_attr))
+      added.append(module_name + "." + attr)
+  return added
+
+
+install_shim()
+
+import tf_slim  # pylint: disable=g-import-not-at-top,wrong-import-position
+from tf_slim import *  # pylint: disable=wildcard-import,unused-wildcard-import,wrong-import-position,g-import-not-at-top
+
+
+def __getattr__(name):  # pylint: disable=invalid-name
+  if name.startswith("__"):
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
+  try:
+    return getattr(tf_slim, name)
+  except AttributeError:
+    pass
+  try:
+    return importlib.import_module("tf_slim." + name)  # subpackages tf-slim does not import itself
+  except ModuleNotFoundError as e:
+    if e.name != "tf_slim." + name:
+      raise
+  raise AttributeError("tf.contrib.slim (tf-slim 1.1.0) has no attribute %r" % name)
+
+
+def __dir__():  # pylint: disable=invalid-name
+  return sorted(set(globals()) | set(dir(tf_slim)))
