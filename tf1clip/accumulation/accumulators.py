@@ -1,0 +1,190 @@
+"""Sums of gradients over micro-batches, dense or sparse, as tensors or in variables.
+
+Two kinds of storage share one arithmetic:
+
+- `add_to_sum` / `touched_rows_mean` work on plain tensors, for the fused micro-batch loop
+  (`tf1clip.accumulation.fused`), whose sums are `tf.while_loop` loop variables.
+- `GradientAccumulator` keeps the sum in non-trainable variables colocated with the variable
+  it concerns, for `GradientAccumulationOptimizer` (`tf1clip.accumulation.optimizer`), whose
+  sums must survive between `sess.run` calls and be checkpointed.
+
+Sparse gradients (``tf.IndexedSlices``, e.g. of an embedding lookup) are added row by row
+into a dense sum (scatter-add: duplicate indices within and across micro-batches add up), and
+the rows they touched are marked. The mean is handed to the optimizer as ``tf.IndexedSlices``
+over the touched rows, so the inner optimizer's sparse update runs on exactly the rows the big
+batch would have touched: for Momentum, RMSProp and Ftrl, whose sparse update leaves untouched
+rows alone while their dense update decays them, this is what makes n micro-batches equal one
+big batch. Nothing converts a sparse gradient to a dense tensor. Memory: the sum is the size of
+the variable, plus one scalar per row for the touched marks.
+
+Place in the data flow (DESIGN.md): optimizer <- **accumulation** (this module is its core).
+"""
+
+import numbers
+
+import tensorflow as tf
+
+
+def check_num_micro_batches(num_micro_batches):
+  """Returns `num_micro_batches` as an int, or raises if it is not an int >= 1.
+
+  Args:
+    num_micro_batches: the number of micro-batches per applied update.
+
+  Returns:
+    int.
+
+  Raises:
+    ValueError: if `num_micro_batches` is not an int (a bool is not) or is < 1.
+  """
+  if isinstance(num_micro_batches, bool) or not isinstance(num_micro_batches,
+                                                           numbers.Integral):
+    raise ValueError("num_micro_batches must be an int >= 1; got a %s: %r"
+                     % (type(num_micro_batches).__name__, num_micro_batches))
+  if num_micro_batches < 1:
+    raise ValueError("num_micro_batches must be an int >= 1; got %d." % num_micro_batches)
+  return int(num_micro_batches)
+
+
+def check_graph_mode(what):
+  """Raises RuntimeError when called eagerly or inside a tf.function of an eager program.
+
+  Args:
+    what: the API's name, for the message.
+
+  Raises:
+    RuntimeError: outside of graph mode (``tf.Graph().as_default()`` / TF1 scripts).
+  """
+  if tf.compat.v1.executing_eagerly_outside_functions():
+    raise RuntimeError(
+        "%s builds graph-mode (tf.compat.v1.Session) training and is not compatible with "
+        "eager execution or tf.function; in TF2 code use tf1clip.v2." % what)
+
+
+def _row_indices(grad):
+  # scatter ops take [k, 1] indices for whole rows.
+  return tf.expand_dims(grad.indices, -1)
+
+
+def add_to_sum(total, rows, grad):
+  """Adds one micro-batch's gradient to a running sum held in tensors.
+
+  Args:
+    total: Tensor shaped like the variable, the sum so far.
+    rows: 1-D Tensor with one entry per row of the variable (> 0 where touched), the rows
+      sparse gradients touched so far; unused for dense gradients.
+    grad: a Tensor or ``tf.IndexedSlices`` shaped like the variable.
+
+  Returns:
+    ``(total, rows)`` after the addition.
+  """
+  if isinstance(grad, tf.IndexedSlices):
+    values = tf.cast(grad.values, total.dtype)
+    total = tf.tensor_scatter_nd_add(total, _row_indices(grad), values)
+    rows = tf.tensor_scatter_nd_update(
+        rows, _row_indices(grad), tf.ones(tf.shape(grad.indices), rows.dtype))
+    return total, rows
+  return total + tf.cast(grad, total.dtype), rows
+
+
+def touched_rows_mean(total, rows, count, dense_shape):
+  """The mean of a sparse sum, as ``tf.IndexedSlices`` over the rows that were touched.
+
+  Args:
+    total: Tensor, the sum of the micro-batch gradients.
+    rows: 1-D Tensor, > 0 for the rows some micro-batch touched.
+    count: number of micro-batches (the divisor).
+    dense_shape: the variable's shape, as a 1-D int Tensor.
+
+  Returns:
+    ``tf.IndexedSlices`` with sorted, unique int64 indices.
+  """
+  indices = tf.reshape(tf.where(rows > 0), [-1])
+  values = tf.gather(total, indices) / tf.cast(count, total.dtype)
+  return tf.IndexedSlices(values, indices, tf.cast(dense_shape, tf.int64))
+
+
+def _zeros(var, dtype, rows_only=False):
+  # From the static shape when known: tf.shape(var) of a resource variable needs the
+  # variable initialized, which global_variables_initializer() does not order first.
+  shape = var.shape[:1] if rows_only else var.shape
+  if not shape.is_fully_defined():
+    shape = tf.shape(var)[:1] if rows_only else tf.shape(var)
+  return tf.zeros(shape, dtype)
+
+
+class GradientAccumulator:
+  """The sum of one variable's gradients over a window of micro-batches, in variables.
+
+  The sum (and, for sparse gradients, the touched-row marks) are non-trainable variables in
+  GLOBAL_VARIABLES, colocated with the variable, named after it
+  (``<variable>/<name>`` and ``<variable>/<name>_rows``), so ``tf.compat.v1.train.Saver``
+  checkpoints them and a restart resumes mid-window.
+  """
+
+  def __init__(self, var, sparse, name):
+    """Creates the state for `var`.
+
+    Args:
+      var: the variable whose gradients are summed.
+      sparse: whether its gradients are ``tf.IndexedSlices``.
+      name: suffix of the state's names (the accumulation optimizer's name).
+    """
+    self._var = var
+    self._sparse = sparse
+    dtype = var.dtype.base_dtype
+    base = var.op.name + "/" + name
+    # As the base Optimizer does for slots: out of any control flow / function being built,
+    # out of the caller's control dependencies, at the top-level name scope.
+    with tf.init_scope(), tf.compat.v1.get_default_graph().name_scope(None), \
+        tf.compat.v1.get_default_graph().colocate_with(var):
+      self.sum = tf.compat.v1.Variable(
+          _zeros(var, dtype), trainable=False, name=base,
+          collections=[tf.compat.v1.GraphKeys.GLOBAL_VARIABLES], use_resource=True,
+          validate_shape=var.shape.is_fully_defined())
+      self.rows = None
+      if sparse:
+        self.rows = tf.compat.v1.Variable(
+            _zeros(var, dtype, rows_only=True), trainable=False, name=base + "_rows",
+            collections=[tf.compat.v1.GraphKeys.GLOBAL_VARIABLES], use_resource=True,
+            validate_shape=var.shape[:1].is_fully_defined())
+
+  @property
+  def variables(self):
+    """The state variables (sum, then the touched rows when sparse)."""
+    return [self.sum] + ([self.rows] if self._sparse else [])
+
+  def add(self, grad):
+    """Returns an op adding `grad` (dense Tensor or IndexedSlices) to the sum."""
+    if isinstance(grad, tf.IndexedSlices):
+      if not self._sparse:
+        raise ValueError("the gradient of %s is sparse (IndexedSlices) but its accumulator "
+                         "was created for dense gradients." % self._var.op.name)
+      values = tf.cast(grad.values, self.sum.dtype)
+      added = self.sum.scatter_add(tf.IndexedSlices(values, grad.indices))
+      marked = self.rows.scatter_update(
+          tf.IndexedSlices(tf.ones(tf.shape(grad.indices), self.rows.dtype), grad.indices))
+      return tf.group(added, marked)
+    return self.sum.assign_add(tf.cast(grad, self.sum.dtype), read_value=False)
+
+  def mean(self, count):
+    """The mean gradient over `count` micro-batches (IndexedSlices when sparse)."""
+    if self._sparse:
+      return touched_rows_mean(self.sum.read_value(), self.rows.read_value(), count,
+                               tf.shape(self._var))
+    return self.sum.read_value() / tf.cast(count, self.sum.dtype)
+
+  def reset(self, mean):
+    """Returns an op zeroing the state, given the `mean` read from it.
+
+    A sparse sum is zeroed on the touched rows only, so a window costs the rows it touched
+    rather than the whole (embedding-sized) variable.
+    """
+    if self._sparse:
+      zero_rows = tf.IndexedSlices(tf.zeros_like(mean.values), mean.indices)
+      return tf.group(
+          self.sum.scatter_update(zero_rows),
+          self.rows.scatter_update(
+              tf.IndexedSlices(tf.zeros(tf.shape(mean.indices), self.rows.dtype),
+                               mean.indices)))
+    return self.sum.assign(_zeros(self._var, self.sum.dtype), read_value=False)
