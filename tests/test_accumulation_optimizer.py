@@ -331,14 +331,15 @@ def test_building_never_calls_initialized_value(graph, sess, monkeypatch):
     sess.run(train_op, {x: bx, y: by})
 
 
-def test_inner_variable_names_match_the_unwrapped_optimizer_under_a_name_scope():
+@pytest.mark.parametrize("skip_non_finite", [False, True])
+def test_inner_variable_names_match_the_unwrapped_optimizer_under_a_name_scope(skip_non_finite):
   def names(wrap):
     with tf.Graph().as_default():
       _, _, _, loss = linear_model()
       with tf.name_scope("train"):
         opt = tf.compat.v1.train.AdamOptimizer(0.1)
         if wrap:
-          opt = GradientAccumulationOptimizer(opt, 2)
+          opt = GradientAccumulationOptimizer(opt, 2, skip_non_finite=skip_non_finite)
         opt.minimize(loss)
       return {v.op.name for v in tf.compat.v1.global_variables()
               if "GradientAccumulation" not in v.op.name}

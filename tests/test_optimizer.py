@@ -218,6 +218,22 @@ def test_checkpoint_of_plain_adam_restores_into_wrapped_adam_and_back(tmp_path, 
   _assert_same_values(saved, restored)
 
 
+@pytest.mark.parametrize("skip_non_finite", [False, True])
+def test_wrapping_under_a_name_scope_keeps_every_checkpoint_name(skip_non_finite):
+  def names(wrap):
+    with tf.Graph().as_default():
+      loss, _, _, _ = _model()
+      with tf.name_scope("train"):
+        opt = _adam()
+        if wrap:
+          opt = tf1clip.WrappedOptimizer(opt, [transforms.clip_by_global_norm(1.0)],
+                                         skip_non_finite=skip_non_finite)
+        opt.minimize(loss)
+      return {v.op.name for v in V1.global_variables() if not v.op.name.endswith("_skipped_steps")}
+  assert "train/beta1_power" in names(False)
+  assert names(True) == names(False)
+
+
 def test_wrappers_nest():
   def nested(loss, var_list, gs):
     inner = tf1clip.WrappedOptimizer(_adam(), [transforms.scale_by_multipliers({"dense/w": 0.5})])

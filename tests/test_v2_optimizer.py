@@ -137,6 +137,19 @@ def test_transforms_see_keras_3_variables_by_their_names():
   np.testing.assert_allclose(layer.kernel.numpy(), kernel0 - 0.8, rtol=1e-6)
 
 
+def test_freeze_accepts_keras_3_variable_objects():
+  # Keras 3 variables are unhashable and have no .ref(): freeze() identifies them by their TF variable.
+  layer = keras.layers.Dense(2, name="dense")
+  layer.build((None, 3))
+  kernel0, bias0 = layer.kernel.numpy().copy(), layer.bias.numpy().copy()
+  opt = tf1clip.v2.WrappedOptimizer(
+      keras.optimizers.SGD(0.1),
+      [transforms.freeze([layer.bias])])
+  opt.minimize(lambda: tf.reduce_sum(layer(tf.ones((4, 3)))), layer.trainable_variables)
+  np.testing.assert_array_equal(layer.bias.numpy(), bias0)
+  np.testing.assert_allclose(layer.kernel.numpy(), kernel0 - 0.4, rtol=1e-6)
+
+
 def test_compute_gradients_returns_tf1_style_pairs():
   w, b = tf.Variable(W0), tf.Variable(B0)
   opt = tf1clip.v2.WrappedOptimizer(keras.optimizers.SGD(0.1))

@@ -87,7 +87,7 @@ def test_tf1clip_parity_command_runs_end_to_end():
   env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
   env.pop("TF_USE_LEGACY_KERAS", None)
   proc = subprocess.run(
-      [sys.executable, "-m", "tf1clip", "parity", "--", "--optimizer", "momentum", "--steps", "3",
+      [sys.executable, "-m", "tf1clip", "parity", "--optimizer", "momentum", "--steps", "3",
        "--micro_batches", "2", "--clip_norm", "1.0", "--model", "lstm"],
       capture_output=True, text=True, env=env, timeout=240, check=False)
   assert proc.returncode == 0, proc.stdout + proc.stderr[-3000:]

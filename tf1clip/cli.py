@@ -30,10 +30,10 @@ def _build_parser():
       "check", help="report which TF1/contrib symbols a script uses will run")
   check.add_argument("scripts", nargs="+", help="Python files to read (not run)")
 
-  parity = sub.add_parser(
-      "parity", help="train one model in TF1 graph mode and in TF2 eager; compare weights")
-  parity.add_argument("parity_args", nargs=argparse.REMAINDER,
-                      help="options of the parity check (see `tf1clip parity --help`)")
+  # `parity` owns its options (see `tf1clip parity --help`); main() hands them over untouched.
+  sub.add_parser(
+      "parity", add_help=False,
+      help="train one model in TF1 graph mode and in TF2 eager; compare weights")
   return parser
 
 
@@ -44,6 +44,9 @@ def main(argv=None):
     # The script's arguments go to it verbatim (argparse would eat a "--"), as `python script.py` does.
     from tf1clip.compat import runner
     return runner.run_script(argv[1], argv[2:])
+  if argv[:1] == ["parity"]:
+    from tf1clip.v2 import parity
+    return parity.main(argv[1:])
   parser = _build_parser()
   args = parser.parse_args(argv)
   if args.command is None:
@@ -55,9 +58,6 @@ def main(argv=None):
   if args.command == "check":
     from tf1clip.compat import check
     return check.main(args.scripts)
-  if args.command == "parity":
-    from tf1clip.v2 import parity
-    return parity.main(args.parity_args)
   parser.error("unknown command %r" % args.command)
   return 2
 

@@ -45,7 +45,16 @@ def _colocated(var):
   return tf.compat.v1.get_default_graph().colocate_with(var)
 
 
-def _graph_key():
+def absolute_name_scope(scope):
+  """Enters the absolute name scope `scope` ("" is the top level) of the default graph.
+
+  A `tf.cond` branch starts with an empty name scope; re-entering the caller's scope there keeps
+  the variables the inner optimizer creates lazily (Adam's beta powers) at their usual names.
+  """
+  return tf.compat.v1.get_default_graph().name_scope(scope + "/" if scope else None)
+
+
+def graph_key():
   # Per-graph state, as the base Optimizer keys its non-slot variables (None when eager).
   with tf.init_scope():  # inside tf.function: the outer (eager) context's key
     return None if tf.executing_eagerly() else tf.compat.v1.get_default_graph()
@@ -121,7 +130,7 @@ class WrappedOptimizer(_Optimizer):
     None until `apply_gradients` has been built with ``skip_non_finite=True``. It is a
     non-trainable variable in GLOBAL_VARIABLES, so ``tf.compat.v1.train.Saver`` saves it.
     """
-    return self._skip_counters.get(_graph_key())
+    return self._skip_counters.get(graph_key())
 
   # --- the pipeline -------------------------------------------------------------------------
 
@@ -179,10 +188,12 @@ class WrappedOptimizer(_Optimizer):
     train_ops = tf.compat.v1.get_collection_ref(tf.compat.v1.GraphKeys.TRAIN_OP)
     n_train_ops = len(train_ops)
     finite = transforms_lib.all_finite(grads_and_vars)
+    caller_scope = tf.compat.v1.get_default_graph().get_name_scope()
 
     def apply_fn():
-      update = self._optimizer.apply_gradients(grads_and_vars, global_step=global_step,
-                                               name=name)
+      with absolute_name_scope(caller_scope):
+        update = self._optimizer.apply_gradients(grads_and_vars, global_step=global_step,
+                                                 name=name)
       with tf.control_dependencies([update]):
         return tf.constant(True)
 
@@ -200,7 +211,7 @@ class WrappedOptimizer(_Optimizer):
     return op
 
   def _skip_counter(self, colocate_with):
-    key = _graph_key()
+    key = graph_key()
     if key not in self._skip_counters:
       with tf.init_scope(), _colocated(colocate_with):
         self._skip_counters[key] = tf.compat.v1.Variable(

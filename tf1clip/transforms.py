@@ -47,6 +47,24 @@ def variable_name(var):
   return re.sub(r":\d+$", "", var.name)
 
 
+def variable_key(var):
+  """A hashable identity for a variable: ``var.ref()``.
+
+  A Keras 3 variable has no ``ref()``; its TF variable (``.value``) stands for it, so a key made
+  from either one matches the other.
+  """
+  if hasattr(var, "ref"):
+    return var.ref()
+  value = getattr(var, "value", None)
+  if hasattr(value, "ref"):
+    return value.ref()
+  raise TypeError("expected a variable (with .ref()), got a %s: %r" % (type(var).__name__, var))
+
+
+def _is_variable_like(x):
+  return hasattr(x, "ref") or hasattr(getattr(x, "value", None), "ref")
+
+
 def _var_names(grads_and_vars):
   return [variable_name(v) for _, v in grads_and_vars]
 
@@ -246,8 +264,8 @@ def _multiplier_lookup(multipliers):
       by_name[re.sub(r":\d+$", "", key)] = m
     elif hasattr(key, "deref"):  # a variable.ref(), the hashable handle TF2 wants in dicts
       by_ref[key] = m
-    elif hasattr(key, "ref"):
-      by_ref[key.ref()] = m
+    elif _is_variable_like(key):
+      by_ref[variable_key(key)] = m
     else:
       raise TypeError("multipliers keys must be variables, variable.ref() or variable names; "
                       "got a %s: %r" % (type(key).__name__, key))
@@ -283,7 +301,7 @@ def scale_by_multipliers(multipliers):
                        % (unknown, names))
     out = []
     for (g, v), name in zip(grads_and_vars, names):
-      m = by_ref.get(v.ref(), by_name.get(name))
+      m = by_ref.get(variable_key(v), by_name.get(name))
       out.append((g if g is None or m is None else _scale(g, m), v))
     return out
 
@@ -367,8 +385,8 @@ def freeze(selection):
       for x in items:
         if isinstance(x, str):
           names.add(re.sub(r":\d+$", "", x))
-        elif hasattr(x, "ref"):
-          refs.add(x.ref())
+        elif _is_variable_like(x):
+          refs.add(variable_key(x))
         else:
           raise TypeError("freeze() selection must hold variables or variable names; got a "
                           "%s: %r" % (type(x).__name__, x))
@@ -389,7 +407,7 @@ def freeze(selection):
       if unknown:
         raise ValueError("freeze: no variable named %s among the variables %s."
                          % (unknown, all_names))
-      frozen = [v.ref() in refs or n in names for (_, v), n in zip(grads_and_vars, all_names)]
+      frozen = [variable_key(v) in refs or n in names for (_, v), n in zip(grads_and_vars, all_names)]
     return [(None if f else g, v) for (g, v), f in zip(grads_and_vars, frozen)]
 
   return _named(transform, "freeze(%s)" % label)

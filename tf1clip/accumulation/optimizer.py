@@ -16,16 +16,8 @@ import tensorflow as tf
 from tf1clip import transforms as transforms_lib
 from tf1clip.accumulation import accumulators
 from tf1clip.optimizer import WrappedOptimizer
-
-
-def _name_scope_at(scope):
-  """Enters the absolute name scope `scope` ("" is the top level) of the default graph."""
-  return tf.compat.v1.get_default_graph().name_scope(scope + "/" if scope else None)
-
-
-def _graph_key():
-  with tf.init_scope():
-    return None if tf.executing_eagerly() else tf.compat.v1.get_default_graph()
+from tf1clip.optimizer import absolute_name_scope
+from tf1clip.optimizer import graph_key
 
 
 class GradientAccumulationOptimizer(WrappedOptimizer):
@@ -98,12 +90,12 @@ class GradientAccumulationOptimizer(WrappedOptimizer):
     runs that only accumulate, and on the last run of a window dropped by
     ``skip_non_finite``. None before `minimize` / `apply_gradients`.
     """
-    return self._applied.get(_graph_key())
+    return self._applied.get(graph_key())
 
   @property
   def micro_step(self):
     """int64 variable: micro-batches accumulated in the current window (latest call)."""
-    return self._micro_steps.get(_graph_key())
+    return self._micro_steps.get(graph_key())
 
   @property
   def skipped_windows(self):
@@ -112,7 +104,7 @@ class GradientAccumulationOptimizer(WrappedOptimizer):
 
   def variables(self):
     """The inner optimizer's variables, the skip counter, then the accumulation state."""
-    return super().variables() + list(self._state.get(_graph_key(), []))
+    return super().variables() + list(self._state.get(graph_key(), []))
 
   def apply_gradients(self, grads_and_vars, global_step=None, name=None):
     """Adds the gradients to the accumulators; every n-th run applies their mean.
@@ -156,14 +148,14 @@ class GradientAccumulationOptimizer(WrappedOptimizer):
       pairs = [(g, v) for g, v in grads_and_vars if g is not None]
       accums = [accumulators.GradientAccumulator(
           v, isinstance(g, tf.IndexedSlices), self._name) for g, v in pairs]
-      with tf.init_scope(), _name_scope_at(caller_scope), \
+      with tf.init_scope(), absolute_name_scope(caller_scope), \
           tf.compat.v1.get_default_graph().colocate_with(pairs[0][1]):
         micro_step = tf.compat.v1.Variable(
             0, dtype=tf.int64, trainable=False, name=self._name + "_micro_step",
             collections=[tf.compat.v1.GraphKeys.GLOBAL_VARIABLES], use_resource=True)
       state = [s for a in accums for s in a.variables] + [micro_step]
-      self._state.setdefault(_graph_key(), []).extend(state)
-      self._micro_steps[_graph_key()] = micro_step
+      self._state.setdefault(graph_key(), []).extend(state)
+      self._micro_steps[graph_key()] = micro_step
 
       with tf.name_scope("accumulate"):
         adds = [a.add(g) for a, (g, _) in zip(accums, pairs)]
@@ -177,7 +169,7 @@ class GradientAccumulationOptimizer(WrappedOptimizer):
         if not self._transform_micro_batches:
           with tf.name_scope("transform"):
             mean_pairs = self._transform(mean_pairs)
-        with _name_scope_at(caller_scope):
+        with absolute_name_scope(caller_scope):
           update = self._apply_inner(mean_pairs, inner_step, None)
         with tf.control_dependencies([update]):
           reset = [a.reset(m) for a, m in zip(accums, means)]
@@ -191,7 +183,7 @@ class GradientAccumulationOptimizer(WrappedOptimizer):
         return tf.constant(False)
 
       applied = tf.cond(count >= n, apply_mean, keep_accumulating, name="apply_if_window_done")
-      self._applied[_graph_key()] = applied
+      self._applied[graph_key()] = applied
       step_ops = [applied]
       if self._count_micro_steps and global_step is not None:
         with tf.control_dependencies([applied]), \
