@@ -1,7 +1,7 @@
 # Two commands do everything on a fresh machine with Python 3.11 and pip:
 #   make demo   -- set up .venv, then run the main job (a legacy TF1 script, unchanged)
 #   make test   -- set up .venv, then run the whole test suite
-PYTHON ?= python3.11
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 setup: $(STAMP)
 
 $(STAMP): pyproject.toml
-	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "need $(PYTHON) on PATH (or make PYTHON=python3)"; exit 1; }
+	@test -n "$(PYTHON)" || { echo "need python3.11 (or python3) on PATH, or make PYTHON=/path/to/python"; exit 1; }
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[test]"
