@@ -54,10 +54,54 @@ def test_callable_without_learning_rate():
                    optimizer=lambda: V1.train.GradientDescentOptimizer(0.1)) == [9.5, 1]
 
 
-@pytest.mark.parametrize("name", sorted(OPTIMIZER_CLS_NAMES))
-def test_every_named_optimizer_trains(name):
-  var, step = _one_step(optimizer=name)
-  assert var < 10.0 and step == 1
+# What each name meant in contrib, written out with tf.compat.v1's own classes.
+_TF1_BY_NAME = {
+    "Adagrad": lambda lr: V1.train.AdagradOptimizer(lr),
+    "Adam": lambda lr: V1.train.AdamOptimizer(lr),
+    "Ftrl": lambda lr: V1.train.FtrlOptimizer(lr),
+    "Momentum": lambda lr: V1.train.MomentumOptimizer(lr, momentum=0.9),
+    "RMSProp": lambda lr: V1.train.RMSPropOptimizer(lr),
+    "SGD": lambda lr: V1.train.GradientDescentOptimizer(lr),
+}
+
+
+def _three_steps(make_train_op):
+  with tf.Graph().as_default():
+    x, var, loss, global_step = _setup_model()
+    train = make_train_op(loss, global_step)
+    with V1.Session() as sess:
+      sess.run(V1.global_variables_initializer())
+      for feed in [5.0, -3.0, 2.0]:
+        sess.run(train, {x: feed})
+      return sess.run([var, global_step])
+
+
+def test_named_optimizers_are_contribs_list():
+  assert sorted(OPTIMIZER_CLS_NAMES) == sorted(_TF1_BY_NAME)
+
+
+@pytest.mark.parametrize("name", sorted(_TF1_BY_NAME))
+def test_every_named_optimizer_equals_tf1s_own_optimizer(name):
+  got = _three_steps(lambda loss, step: optimize_loss(loss, step, learning_rate=0.1,
+                                                      optimizer=name))
+  want = _three_steps(lambda loss, step: _TF1_BY_NAME[name](0.1).minimize(loss, step))
+  assert got[1] == want[1] == 3
+  assert got[0] == pytest.approx(want[0], rel=1e-6) and got[0] != 10.0
+
+
+def test_variables_limits_the_update_to_those_variables():
+  with tf.Graph().as_default():
+    x, var, loss, global_step = _setup_model()
+    other = V1.get_variable("other", [], initializer=V1.constant_initializer(2.0))
+    train = optimize_loss(loss * other, global_step, learning_rate=0.1, optimizer="Adam",
+                          variables=[other])
+    slots = [v.op.name for v in V1.global_variables() if "Adam" in v.op.name]
+    with V1.Session() as sess:
+      sess.run(V1.global_variables_initializer())
+      sess.run(train, {x: 5})
+      var_value, other_value = sess.run([var, other])
+  assert var_value == 10.0 and other_value != 2.0
+  assert sorted(slots) == ["OptimizeLoss/other/Adam", "OptimizeLoss/other/Adam_1"]
 
 
 @pytest.mark.parametrize("optimizer", ["blah", V1.Variable, object(), lambda x: None],
@@ -100,9 +144,11 @@ def test_gradient_clip_figure():
   assert var == pytest.approx(9.98999, abs=1e-4) and step == 1
 
 
-def test_integer_clip_gradients_is_accepted():
+def test_integer_clip_gradients_and_learning_rate_are_accepted():
   var, _ = _one_step(optimizer="SGD", clip_gradients=1)
   assert var == pytest.approx(10.0 - 0.1 * 1.0)
+  var, _ = _one_step(optimizer="SGD", learning_rate=1, clip_gradients=2)
+  assert var == pytest.approx(10.0 - 1.0 * 2.0)
 
 
 @pytest.mark.parametrize("bad", ["5", [1.0]])

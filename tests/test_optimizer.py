@@ -218,20 +218,23 @@ def test_checkpoint_of_plain_adam_restores_into_wrapped_adam_and_back(tmp_path, 
   _assert_same_values(saved, restored)
 
 
+@pytest.mark.parametrize("depth", [1, 2], ids=["wrapped", "nested"])
 @pytest.mark.parametrize("skip_non_finite", [False, True])
-def test_wrapping_under_a_name_scope_keeps_every_checkpoint_name(skip_non_finite):
-  def names(wrap):
+def test_wrapping_under_scopes_keeps_every_checkpoint_name(skip_non_finite, depth):
+  def names(wraps):
     with tf.Graph().as_default():
       loss, _, _, _ = _model()
-      with tf.name_scope("train"):
+      with V1.variable_scope("model"), tf.name_scope("train"):
         opt = _adam()
-        if wrap:
+        for i in range(wraps):
           opt = tf1clip.WrappedOptimizer(opt, [transforms.clip_by_global_norm(1.0)],
-                                         skip_non_finite=skip_non_finite)
-        opt.minimize(loss)
-      return {v.op.name for v in V1.global_variables() if not v.op.name.endswith("_skipped_steps")}
-  assert "train/beta1_power" in names(False)
-  assert names(True) == names(False)
+                                         skip_non_finite=skip_non_finite, name="Wrap%d" % i)
+        opt.minimize(loss, V1.train.get_or_create_global_step())
+      return {v.op.name for v in V1.global_variables()}
+  plain, wrapped = names(0), names(depth)
+  assert {"model/train/beta1_power", "model/dense/w/Adam_1"} <= plain
+  counters = {"model/train/Wrap%d_skipped_steps" % i for i in range(depth)}
+  assert wrapped == plain | (counters if skip_non_finite else set())
 
 
 def test_wrappers_nest():
@@ -370,6 +373,31 @@ def test_guard_is_the_train_op_in_the_collection(graph):
   loss, _, _, _ = _model()
   op = tf1clip.WrappedOptimizer(_adam(), skip_non_finite=True).minimize(loss)
   assert V1.get_collection(V1.GraphKeys.TRAIN_OP) == [op]
+
+
+def test_skip_counter_is_colocated_with_its_variable_under_a_gpu_device(graph):
+  # Built for /GPU:0; allow_soft_placement lets the same graph run on a CPU-only machine.
+  with tf.device("/GPU:0"):
+    loss, (w, _, _), x, ids = _model()
+    gs = V1.train.get_or_create_global_step()
+    with_step = tf1clip.WrappedOptimizer(_adam(), [transforms.clip_by_global_norm(1.0)],
+                                         skip_non_finite=True)
+    train_op = with_step.minimize(loss, gs)
+    without_step = tf1clip.WrappedOptimizer(V1.train.GradientDescentOptimizer(0.1),
+                                            skip_non_finite=True, name="SGD")
+    without_step.minimize(loss)
+  # The counter lives with global_step when there is one, else with the first variable.
+  for counter, var in [(with_step.skipped_steps, gs), (without_step.skipped_steps, w)]:
+    assert counter.op.colocation_groups() == [("loc:@" + var.op.name).encode()]
+    assert counter.device == var.device and "GPU:0" in counter.device
+  config = V1.ConfigProto(allow_soft_placement=True)
+  with V1.Session(config=config) as sess:
+    sess.run(V1.global_variables_initializer())
+    w_before = sess.run(w)
+    for feed in _feeds(x, ids, 2, bad_step=1):
+      sess.run(train_op, feed)
+    assert sess.run([gs, with_step.skipped_steps]) == [1, 1]
+    assert not np.allclose(sess.run(w), w_before)
 
 
 def test_skip_non_finite_works_eagerly_and_in_tf_function():
