@@ -65,7 +65,18 @@ def test_check_names_unsupported_symbols_with_replacements_and_fails():
   assert check.UNSUPPORTED in _line(report, "tf.contrib.seq2seq")
   assert "tfa.seq2seq" in _line(report, "tf.contrib.seq2seq.BasicDecoder")
   assert "removed tf.estimator" in _line(report, "tf.estimator")
-  assert report.splitlines()[-1].startswith("5 symbol(s) not supported")
+  assert "tf.keras.datasets.mnist" in _line(report, "tf.examples")
+  assert report.splitlines()[-1].startswith("6 symbol(s) not supported")
+
+
+def test_the_check_command_exits_non_zero_when_a_script_uses_something_unsupported(capsys):
+  # The exit status is what CI sees: `tf1clip check` itself, not just check.main, must fail.
+  supported = os.path.join(FIXTURES, "contrib_script.py")
+  unsupported = os.path.join(FIXTURES, "unsupported_contrib.py")
+  assert cli.main(["check", supported]) == 0
+  assert cli.main(["check", supported, unsupported]) == 1
+  assert cli.main(["check", unsupported, os.path.join(FIXTURES, "syntax_error.py")]) == 2
+  assert "tf.contrib.tpu.TPUEstimator" in capsys.readouterr().out
 
 
 def test_check_reports_unreadable_and_unparsable_files_with_status_2():
@@ -97,10 +108,14 @@ def test_check_reports_the_object_not_its_methods_and_looks_names_up_in_tf_compa
       "tf.train.AdamOptimizer(0.1).minimize\n"
       "tf.float32.max\n"
       "tf.nn.no_such_op\n"
-      "from tensorflow.python.ops import array_ops\n")
+      "tf.nn.__doc__\n"
+      "from tensorflow.python.ops import array_ops\n"
+      "array_ops.__name__\n"
+      "tf.__version__\n")
   assert statuses == {
       "tf.train.AdamOptimizer": check.RUNS, "tf.float32": check.RUNS,
-      "tf.nn.no_such_op": check.UNSUPPORTED, "tf.python.ops.array_ops": check.RUNS}
+      "tf.nn.no_such_op": check.UNSUPPORTED, "tf.nn": check.RUNS,  # a dunder is a use of its module
+      "tf.python.ops.array_ops": check.RUNS, "tf.__version__": check.RUNS}
 
 
 def test_check_agrees_with_the_contrib_catalogue():

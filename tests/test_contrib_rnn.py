@@ -96,6 +96,42 @@ def test_static_bidirectional_rnn_concatenates_both_directions(sess):
   assert sess.run(bw_state).shape == (BATCH, 2)
 
 
+class TanhAccumulator(rnn.RNNCell):
+  """A user-written TF1 cell, as 2018 scripts subclassed tf.contrib.rnn.RNNCell: h' = tanh(x W + h)."""
+
+  def __init__(self, units, **kwargs):
+    super().__init__(**kwargs)
+    self._units = units
+
+  @property
+  def state_size(self):
+    return self._units
+
+  @property
+  def output_size(self):
+    return self._units
+
+  def call(self, inputs, state):
+    w = V1.get_variable("w", [inputs.shape[-1], self._units])
+    new_state = tf.tanh(tf.matmul(inputs, w) + state)
+    return new_state, new_state
+
+
+def test_a_user_subclass_of_rnn_cell_runs_in_static_rnn_with_tf1_scopes(sess):
+  xs, x_values = _inputs(steps=3)
+  cell = TanhAccumulator(5)
+  outputs, state = rnn.static_rnn(cell, xs, dtype=tf.float32)
+  assert _names() == ["rnn/tanh_accumulator/w"]
+  assert cell.zero_state(BATCH, tf.float32).shape.as_list() == [BATCH, 5]
+  v = _randomize_variables(sess)
+  got_outputs, got_state = sess.run([outputs, state])
+  h = np.zeros([BATCH, 5], np.float32)
+  for x, got in zip(x_values, got_outputs):
+    h = np.tanh(x @ v["rnn/tanh_accumulator/w"] + h)
+    np.testing.assert_allclose(got, h, rtol=1e-5, atol=1e-6)
+  np.testing.assert_allclose(got_state, h, rtol=1e-5, atol=1e-6)
+
+
 # --- NASCell ---------------------------------------------------------------------------------------
 
 def _nas_step(x, c, m, v, prefix, use_bias, num_proj):

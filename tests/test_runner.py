@@ -124,7 +124,10 @@ def test_unsupported_contrib_symbol_stops_the_script_with_its_name_and_replaceme
   assert lines[1].startswith("IMPORT_ERROR tf.contrib.no_such_module is not provided by tf1clip")
   assert lines[2].startswith("IMPORT_ERROR tf.contrib.seq2seq.BasicDecoder is not provided by tf1clip")
   assert lines[3].startswith("ATTRIBUTE_ERROR tf.estimator is not provided by tf1clip")
-  assert lines[4:] == ["building the model"]  # and nothing after the failing line
+  assert lines[4].startswith(
+      "IMPORT_ERROR tf.examples is not provided by tf1clip (TensorFlow 2.21 has no such name): "
+      "the MNIST tutorial reader")
+  assert lines[5:] == ["building the model"]  # and nothing after the failing line
   script = os.path.join(FIXTURES, "unsupported_contrib.py")
   with open(script) as f:
     failing_line = 1 + [l.startswith("estimator = ") for l in f].index(True)
@@ -161,6 +164,24 @@ def test_char_rnn_example_trains_then_samples_from_its_checkpoint(tmp_path):
   assert status == 0, err
   assert "Restoring parameters from %s" % os.path.join(save_dir, "model.ckpt-3") in err
   assert out.startswith("The ") and len(out) == len("The ") + 40 + 1  # print()'s newline
+
+
+def test_monitored_regression_example_trains_and_resumes_from_its_checkpoint(tmp_path):
+  model_dir = str(tmp_path / "model")
+  script = os.path.join(EXAMPLES, "regression_monitored.py")
+  status, out, err = tf1clip_run(script, "--model_dir", model_dir, "--max_steps", "30")
+  assert status == 0, err
+  assert out.splitlines() == ["trained to step 30; checkpoints in %s" % model_dir]
+  logged = {int(step): float(loss) for loss, step in
+            re.findall(r"^INFO:tensorflow:loss = ([\d.]+), step = (\d+)", err, re.M)}
+  steps = sorted(logged)  # LoggingTensorHook, every 20 iterations
+  assert len(steps) == 2 and logged[steps[1]] < logged[steps[0]], err
+  assert os.path.exists(os.path.join(model_dir, "model.ckpt-30.index"))
+  # Run again with a higher --max_steps: MonitoredTrainingSession restores step 30 and goes on.
+  status, _, err = tf1clip_run(script, "--model_dir", model_dir, "--max_steps", "40")
+  assert status == 0, err
+  assert "Restoring parameters from %s" % os.path.join(model_dir, "model.ckpt-30") in err
+  assert os.path.exists(os.path.join(model_dir, "model.ckpt-40.index"))
 
 
 def test_only_the_users_own_files_are_legacy_code(tmp_path):

@@ -171,8 +171,8 @@ class _Resolver:
       else:
         obj, reported = self._tf.compat.v1, parts[:1]
     for i, part in enumerate(rest):
-      if not isinstance(obj, types.ModuleType):
-        break  # report the object the script uses, not its methods
+      if not isinstance(obj, types.ModuleType) or (part.startswith("__") and len(reported) > 1):
+        break  # report the object the script uses, not its methods (`array_ops.__name__` uses array_ops)
       try:
         obj = _attribute(obj, part, top_level=(len(reported) == 1))
       except AttributeError:

@@ -11,6 +11,8 @@ module's globals to `__import__`, so the hook knows who is asking without inspec
 - Everyone else (TensorFlow itself, tf-keras, any third-party library) goes through the normal import
   and gets the real TensorFlow 2 module. `sys.modules` is never touched, so `sys.modules["tensorflow"]`
   stays the real one and no library can see a `tensorflow.contrib`.
+- The first `import tf_slim` from anyone imports tf1clip.contrib.slim first, so tf-slim finds the
+  TensorFlow internals it reads where its shim put them back.
 
 Limits: `importlib.import_module("tensorflow")` does not go through `__import__` and so returns the real
 TensorFlow even in legacy code; code in the script's directory that was vendored from a library (not
