@@ -4,6 +4,7 @@ import keras
 import numpy as np
 import pytest
 import tensorflow as tf
+import tf_keras
 
 import tf1clip.v2
 from tf1clip import transforms
@@ -70,6 +71,18 @@ def test_accumulated_keras_step_equals_the_big_batch_step(name, n):
   np.testing.assert_allclose(emb, big_emb, rtol=1e-5, atol=1e-6)
   assert iterations == big_iterations == 2  # Keras iterations count applied updates
   assert applied == ([False] * (n - 1) + [True]) * 2
+
+
+@pytest.mark.parametrize("module", ["tf_keras", "tf_keras_legacy"])
+def test_accumulation_around_tf_keras_optimizers_equals_the_big_batch_step(module):
+  optimizers = tf_keras.optimizers if module == "tf_keras" else tf_keras.optimizers.legacy
+  make_opt = lambda: optimizers.Adam(0.05, epsilon=1e-8)
+  w, emb, iterations, applied = accumulated_run(make_opt, 3, updates=2, use_function=True)
+  big_w, big_emb, big_iterations = big_batch_run(make_opt, 3, updates=2)
+  np.testing.assert_allclose(w, big_w, rtol=1e-5, atol=1e-6)
+  np.testing.assert_allclose(emb, big_emb, rtol=1e-5, atol=1e-6)
+  assert iterations == big_iterations == 2
+  assert applied == [False, False, True] * 2
 
 
 def test_accumulation_inside_tf_function_equals_eager():

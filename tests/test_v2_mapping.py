@@ -19,8 +19,8 @@ DOCS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
 
 
 @pytest.mark.parametrize("name", MAPPED)
-@pytest.mark.parametrize("clip_norm,micro_batches", [(None, 1), (0.3, 1), (0.3, 3)],
-                         ids=["plain", "clipped", "clipped_accumulated"])
+@pytest.mark.parametrize("clip_norm,micro_batches", [(None, 1), (0.3, 1), (None, 3), (0.3, 3)],
+                         ids=["plain", "clipped", "accumulated", "clipped_accumulated"])
 def test_mapped_keras_optimizer_ends_with_the_tf1_weights(name, clip_norm, micro_batches):
   report = tf1clip.v2.check_parity(name, steps=4, clip_norm=clip_norm,
                                    micro_batches=micro_batches, model="mlp")
@@ -85,6 +85,28 @@ def test_rmsprop_epsilon_sits_inside_the_square_root_in_keras_and_tf1(keras_modu
                                    keras="keras" if keras_module is keras.optimizers
                                    else "tf_keras")
   assert report.passed, report.format()
+
+
+@pytest.mark.parametrize("name", ["rmsprop", "rmsprop_centered", "adagrad"])
+def test_mappings_onto_tf_keras_legacy_optimizers_take_tf1s_steps(name):
+  # The legacy RMSprop's mean square is its 'rms' slot (started at 1.0 like TF1's), and its
+  # Adagrad turns epsilon=0.0 into 1e-7: keras_optimizer_like handles both.
+  report = tf1clip.v2.check_parity(name, steps=3, keras="tf_keras_legacy")
+  assert report.passed, report.format()
+  legacy = tf1clip.v2.keras_optimizer_like(tf.compat.v1.train.AdagradOptimizer(0.1),
+                                           keras_optimizers=tf_keras.optimizers.legacy)
+  assert legacy.epsilon == 0.0
+
+
+def test_tf_keras_legacy_rmsprop_puts_epsilon_outside_the_root_without_momentum():
+  # sqrt(ms) + eps against sqrt(ms + eps): visible with epsilon = 1.0 (docs/migration.md).
+  outside = tf1clip.v2.check_parity(tf.compat.v1.train.RMSPropOptimizer(0.01, epsilon=1.0),
+                                    steps=3, keras="tf_keras_legacy")
+  assert outside.max_difference > 1e-3
+  inside = tf1clip.v2.check_parity(
+      tf.compat.v1.train.RMSPropOptimizer(0.01, epsilon=1.0, momentum=0.5), steps=3,
+      keras="tf_keras_legacy")
+  assert inside.passed, inside.format()
 
 
 def test_momentum_differs_once_the_learning_rate_changes():

@@ -138,7 +138,8 @@ def test_transforms_see_keras_3_variables_by_their_names():
 
 
 def test_freeze_accepts_keras_3_variable_objects():
-  # Keras 3 variables are unhashable and have no .ref(): freeze() identifies them by their TF variable.
+  # Keras 3 variables are unhashable and have no .ref(): freeze() identifies them by their
+  # TF variable.
   layer = keras.layers.Dense(2, name="dense")
   layer.build((None, 3))
   kernel0, bias0 = layer.kernel.numpy().copy(), layer.bias.numpy().copy()
@@ -164,6 +165,47 @@ def test_compute_gradients_returns_tf1_style_pairs():
   np.testing.assert_allclose(doubled[0][0].numpy(), 2 * from_callable[0][0].numpy(), rtol=1e-6)
   with pytest.raises(ValueError, match="tape"):
     opt.compute_gradients(loss, [w, b])
+
+
+def test_minimize_takes_a_tensor_loss_with_the_tape_that_recorded_it():
+  w, b = tf.Variable(W0, name="w"), tf.Variable(B0, name="b")
+  w2, b2 = tf.Variable(W0, name="w"), tf.Variable(B0, name="b")
+  opt = tf1clip.v2.WrappedOptimizer(keras.optimizers.SGD(0.1), chain())
+  reference = tf1clip.v2.WrappedOptimizer(keras.optimizers.SGD(0.1), chain())
+  with tf.GradientTape() as tape:
+    loss = loss_fn(w, b)
+  assert bool(opt.minimize(loss, [w, b], tape=tape))
+  reference.minimize(lambda: loss_fn(w2, b2), [w2, b2])
+  assert not np.allclose(w.numpy(), W0)
+  np.testing.assert_allclose(w.numpy(), w2.numpy(), rtol=1e-6)
+  np.testing.assert_allclose(b.numpy(), b2.numpy(), rtol=1e-6)
+  assert int(opt.iterations) == 1
+  with pytest.raises(ValueError, match="tape"):
+    opt.minimize(loss, [w, b])
+
+
+@pytest.mark.parametrize("use_function", [False, True], ids=["eager", "tf_function"])
+def test_gradient_noise_is_added_afresh_at_every_step(use_function):
+  # A zero gradient and SGD(1.0): each step moves the variable by minus the noise alone.
+  scale = 0.1
+  var = tf.Variable(tf.zeros([20000]), name="v")
+  opt = tf1clip.v2.WrappedOptimizer(keras.optimizers.SGD(1.0),
+                                    [transforms.add_gradient_noise(scale, seed=5)])
+
+  def step():
+    return opt.minimize(lambda: 0.0 * tf.reduce_sum(var), [var])
+
+  step = tf.function(step, autograph=False) if use_function else step
+  step()
+  first = -var.numpy()
+  step()
+  second = -var.numpy() - first
+  for noise in (first, second):
+    # A normal of std `scale` cut at two standard deviations has std 0.8796 * scale.
+    assert abs(noise.std() - 0.8796 * scale) < 0.05 * scale
+    assert abs(noise.mean()) < 0.01 * scale
+    assert np.abs(noise).max() <= 2 * scale * (1 + 1e-6)
+  assert abs(np.corrcoef(first, second)[0, 1]) < 0.05  # not the same draw twice
 
 
 def test_keras_3_apply_spelling_is_accepted():

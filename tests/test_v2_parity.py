@@ -92,3 +92,14 @@ def test_tf1clip_parity_command_runs_end_to_end():
       capture_output=True, text=True, env=env, timeout=240, check=False)
   assert proc.returncode == 0, proc.stdout + proc.stderr[-3000:]
   assert "PASS" in proc.stdout and "kernel" in proc.stdout
+
+
+def test_tf1clip_parity_command_exits_1_over_the_tolerance():
+  env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
+  env.pop("TF_USE_LEGACY_KERAS", None)
+  proc = subprocess.run(
+      [sys.executable, "-m", "tf1clip", "parity", "--optimizer", "adam", "--steps", "2",
+       "--tolerance", "1e-12"],
+      capture_output=True, text=True, env=env, timeout=240, check=False)
+  assert proc.returncode == 1, proc.stdout + proc.stderr[-3000:]
+  assert "FAIL" in proc.stdout

@@ -110,17 +110,24 @@ MAPPINGS = (
         "starts at 1.0); epsilon sits inside the square root in both: "
         "lr * g / sqrt(ms + epsilon) (centered: sqrt(ms - mg^2 + epsilon))",
         ("TF1 starts the mean square slot 'rms' at 1.0, Keras starts 'velocity' at 0.0: "
-         "a plain keras.optimizers.RMSprop takes steps about 1/sqrt(1 - rho) ~ 3x larger "
-         "at first (keras_optimizer_like corrects this).",
+         "a plain keras.optimizers.RMSprop's first step is lr * sign(g) / sqrt(1 - rho) "
+         "(~3.2 lr whatever the gradient's scale), TF1's lr * g / sqrt(rho + (1 - rho) g^2): "
+         "3x larger at |g| = 1, 30x at |g| = 0.1 (keras_optimizer_like corrects this).",
          "Old standalone Keras (<= 2.3) put epsilon outside the root (sqrt(ms) + eps); "
-         "Keras 3 and tf-keras put it inside, like TF1.",
+         "Keras 3 and tf-keras put it inside, like TF1, and so does tf_keras.optimizers."
+         "legacy.RMSprop with momentum > 0; with momentum 0 the legacy one puts it outside. "
+         "With TF1's epsilon of 1e-10 and the mean square starting at 1.0 that only shows "
+         "once the mean square decays towards epsilon.",
          _LAZY_SPARSE)),
     Mapping(
         "AdagradOptimizer", "Adagrad", _adagrad,
         "with epsilon=0.0 (TF1 has none; Keras adds 1e-7 inside the root); the initial "
         "accumulator is 0.1 in both",
         ("Sparse gradients: TF1 touches only the rows present; Keras densifies, but a zero "
-         "gradient adds 0 to the accumulator and moves nothing, so they agree.",)),
+         "gradient adds 0 to the accumulator and moves nothing, so they agree.",
+         "tf_keras.optimizers.legacy.Adagrad turns epsilon=0.0 into 1e-7 ('epsilon or "
+         "1e-7') and adds it outside the root; keras_optimizer_like sets its epsilon back "
+         "to 0.0 after construction, which is TF1's update.")),
     Mapping(
         "FtrlOptimizer", "Ftrl", _ftrl,
         "always on dense gradients (beta folds into l2 as l2 + beta / (2 * lr) in both; "
@@ -227,7 +234,8 @@ def keras_optimizer_like(tf1_optimizer, keras_optimizers=None, **overrides):
     tf1_optimizer: a ``tf.compat.v1.train`` optimizer (or a tf1clip wrapper of one; its
       transforms are not carried over: see `tf1clip.v2.migrate_optimizer`).
     keras_optimizers: the module to take classes from; defaults to Keras 3's
-      ``keras.optimizers``; ``tf_keras.optimizers`` also works.
+      ``keras.optimizers``; ``tf_keras.optimizers`` and ``tf_keras.optimizers.legacy``
+      also work.
     **overrides: Keras constructor arguments replacing the translated ones.
 
   Returns:
@@ -244,7 +252,13 @@ def keras_optimizer_like(tf1_optimizer, keras_optimizers=None, **overrides):
   cls = getattr(keras_optimizers, class_name)
   if class_name == "RMSprop":
     cls = _rmsprop_starting_at_one(cls)
-  return cls(**kwargs)
+  keras_opt = cls(**kwargs)
+  epsilon = kwargs.get("epsilon")
+  if epsilon == 0.0 and getattr(keras_opt, "epsilon", None) != 0.0:
+    # tf-keras' legacy optimizers replace a falsy epsilon by 1e-7 (`epsilon or
+    # backend_config.epsilon()`); the attribute is read at every step, so set it back.
+    keras_opt.epsilon = 0.0
+  return keras_opt
 
 
 _RMSPROP_CLASSES = {}
@@ -264,6 +278,15 @@ def _rmsprop_starting_at_one(base):
           initializer = "ones"
         return super().add_optimizer_variables(trainable_variables, name,
                                                initializer=initializer)
+  elif hasattr(base, "add_slot"):
+
+    class TF1RMSprop(base):  # tf-keras legacy (OptimizerV2): slots come from add_slot
+      """Keras RMSprop with TF1's initial mean square (1.0)."""
+
+      def add_slot(self, var, slot_name, initializer="zeros", shape=None):
+        if slot_name == "rms":
+          initializer = "ones"
+        return super().add_slot(var, slot_name, initializer=initializer, shape=shape)
   else:
 
     class TF1RMSprop(base):  # tf-keras: slots come from add_variable_from_reference

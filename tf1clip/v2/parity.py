@@ -173,10 +173,11 @@ def _keras_module(keras):
   if keras == "keras":
     import keras as keras3  # pylint: disable=g-import-not-at-top
     return keras3.optimizers
-  if keras == "tf_keras":
+  if keras in ("tf_keras", "tf_keras_legacy"):
     import tf_keras  # pylint: disable=g-import-not-at-top
-    return tf_keras.optimizers
-  raise ValueError("keras must be 'keras' (Keras 3) or 'tf_keras'; got %r" % (keras,))
+    return tf_keras.optimizers if keras == "tf_keras" else tf_keras.optimizers.legacy
+  raise ValueError("keras must be 'keras' (Keras 3), 'tf_keras' or 'tf_keras_legacy'; got %r"
+                   % (keras,))
 
 
 def check_parity(optimizer="adam", steps=10, clip_norm=None, micro_batches=1, model="mlp",
@@ -201,7 +202,8 @@ def check_parity(optimizer="adam", steps=10, clip_norm=None, micro_batches=1, mo
     tolerance: largest `relative_difference` that passes.
     transforms: more tf1clip transforms, run on both sides (after clipping).
     skip_non_finite: both sides skip updates with NaN/Inf gradients.
-    keras: "keras" (Keras 3) or "tf_keras".
+    keras: "keras" (Keras 3), "tf_keras" or "tf_keras_legacy" (``tf_keras.optimizers.
+      legacy``).
     keras_optimizer: optional callable (e.g. a Keras optimizer class) called with the
       mapped constructor arguments instead of `keras_optimizer_like`, to measure what its
       adjustments (RMSprop's initial mean square) are worth.
@@ -260,8 +262,10 @@ def _parser():
   parser.add_argument("--learning_rate", type=float, default=None)
   parser.add_argument("--batch_size", type=int, default=8)
   parser.add_argument("--seed", type=int, default=0)
-  parser.add_argument("--keras", default="keras", choices=["keras", "tf_keras"],
-                      help="Keras 3 (keras) or tf-keras optimizers on the TF2 side")
+  parser.add_argument("--keras", default="keras",
+                      choices=["keras", "tf_keras", "tf_keras_legacy"],
+                      help="Keras 3 (keras), tf-keras or tf-keras' legacy optimizers on the "
+                      "TF2 side")
   return parser
 
 
