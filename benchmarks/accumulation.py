@@ -1,7 +1,7 @@
 """What does a big batch cost in time and memory when it is split into k micro-batches?
 
 On graphs/big_batch_mlp.py (MEMORY_BOUND sizes; at the default B = 8192 the activations of
-one big batch are ~37x the parameters, so they dominate even next to Adam's two slots), with
+one big batch are ~36x the parameters, so they dominate even next to Adam's two slots), with
 the same total batch B and k = 4 micro-batches of B / k, one update (Adam) is made six ways:
   (i)   big batch `minimize`                         (1 run of B)
   (ii)  numpy averaging fed through placeholders     (k gradient runs + 1 apply run;
@@ -80,18 +80,6 @@ def _data():
   return (x, y), list(zip(np.split(x, k), np.split(y, k)))
 
 
-def mlp_loss(model, inputs, labels):
-  """big_batch_mlp's forward pass and mean loss on other tensors, with the model's variables."""
-  layer = inputs
-  pairs = list(zip(model.variables[0::2], model.variables[1::2]))
-  for index, (w, b) in enumerate(pairs):
-    layer = tf.matmul(layer, w) + b
-    if index < len(pairs) - 1:
-      layer = tf.nn.relu(layer)
-  return tf.reduce_mean(
-      tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=layer))
-
-
 def _session(graph):
   with graph.as_default():
     init = tf.compat.v1.global_variables_initializer()
@@ -128,7 +116,7 @@ def build_variant(name, big, micro):
       train_op = tf1clip.GradientAccumulationOptimizer(_optimizer(), k).minimize(model.loss)
     elif name == "v":
       step = tf1clip.fused_accumulation_step(
-          lambda batch: mlp_loss(model, batch["x"], batch["y"]), {"x": x, "y": y}, k,
+          lambda batch: model.loss_fn(batch["x"], batch["y"]), {"x": x, "y": y}, k,
           _optimizer(), var_list=model.variables)
       train_op = step.train_op
     else:

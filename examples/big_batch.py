@@ -36,18 +36,6 @@ flags.DEFINE_float("tolerance", 1e-5, "largest weight difference counted as agre
 flags.DEFINE_integer("seed", 0, "seed of the initial weights and of the batches", lower_bound=0)
 
 
-def mlp_loss(model, inputs, labels):
-  """big_batch_mlp's mean loss on other tensors (a micro-batch), with the model's variables."""
-  layer = inputs
-  pairs = list(zip(model.variables[0::2], model.variables[1::2]))
-  for index, (w, b) in enumerate(pairs):
-    layer = tf.matmul(layer, w) + b
-    if index < len(pairs) - 1:
-      layer = tf.nn.relu(layer)
-  return tf.reduce_mean(
-      tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=layer))
-
-
 def big_batches(model):
   """The feed dicts of the big batches, one per update."""
   k, m = FLAGS.num_micro_batches, FLAGS.micro_batch_size
@@ -81,7 +69,7 @@ def train(recipe):
     else:
       inputs, labels = model.placeholders["inputs"], model.placeholders["labels"]
       step = tf1clip.fused_accumulation_step(
-          lambda batch: mlp_loss(model, batch["inputs"], batch["labels"]),
+          lambda batch: model.loss_fn(batch["inputs"], batch["labels"]),
           {"inputs": inputs, "labels": labels}, k, optimizer(), var_list=model.variables)
     with tf.compat.v1.Session() as sess:
       sess.run(tf.compat.v1.global_variables_initializer())

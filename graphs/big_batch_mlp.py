@@ -13,6 +13,7 @@ defaults are small, for tests.
 """
 
 import dataclasses
+from typing import Callable
 
 import numpy as np
 import tensorflow as tf
@@ -32,10 +33,14 @@ class Model(model_lib.Model):
     parameter_count: floats in all variables.
     activations_per_example: floats of the layer outputs one example keeps alive for
       backprop (hidden pre- and post-ReLU, and logits); a lower bound of the real count.
+    loss_fn: callable ``(inputs, labels) -> loss``: the same forward pass and mean loss on
+      other tensors (a micro-batch of a fused accumulation loop), with this model's
+      variables; creates none.
   """
   logits: object
   parameter_count: int
   activations_per_example: int
+  loss_fn: Callable
 
 
 def build(input_size=16, hidden_sizes=(32, 32, 32), num_classes=4, seed=0,
@@ -54,7 +59,8 @@ def build(input_size=16, hidden_sizes=(32, 32, 32), num_classes=4, seed=0,
 
   Returns:
     Model, with placeholders {"inputs", "labels"}, variables [w0, b0, w1, b1, ...,
-    softmax_w, softmax_b] and extras logits, parameter_count, activations_per_example.
+    softmax_w, softmax_b] and extras logits, parameter_count, activations_per_example,
+    loss_fn.
 
   Raises:
     ValueError: a size is not a positive int or hidden_sizes is empty.
@@ -68,26 +74,19 @@ def build(input_size=16, hidden_sizes=(32, 32, 32), num_classes=4, seed=0,
   with tf.compat.v1.variable_scope(scope):
     inputs = tf.compat.v1.placeholder(tf.float32, [None, input_size], name="inputs")
     labels = tf.compat.v1.placeholder(tf.int32, [None], name="labels")
-    layer = inputs
     widths = (input_size,) + hidden_sizes + (num_classes,)
     for index, (fan_in, fan_out) in enumerate(zip(widths[:-1], widths[1:])):
       last = index == len(widths) - 2
       # He initialisation keeps ReLU activations at unit scale through the depth.
-      w = tf.compat.v1.get_variable(
+      variables.append(tf.compat.v1.get_variable(
           "softmax_w" if last else "w%d" % index, [fan_in, fan_out],
           initializer=tf.compat.v1.variance_scaling_initializer(
-              scale=1.0 if last else 2.0, seed=model_lib.op_seed(seed, index)))
-      b = tf.compat.v1.get_variable(
+              scale=1.0 if last else 2.0, seed=model_lib.op_seed(seed, index))))
+      variables.append(tf.compat.v1.get_variable(
           "softmax_b" if last else "b%d" % index, [fan_out],
-          initializer=tf.compat.v1.zeros_initializer())
-      variables += [w, b]
-      layer = tf.matmul(layer, w) + b
-      if not last:
-        layer = tf.nn.relu(layer)
-    logits = layer
-    loss = tf.reduce_mean(
-        tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits),
-        name="loss")
+          initializer=tf.compat.v1.zeros_initializer()))
+    logits = _logits(variables, inputs)
+    loss = _mean_loss(logits, labels, name="loss")
 
   teacher = model_lib.task_rng(seed).standard_normal((input_size, num_classes))
 
@@ -97,8 +96,27 @@ def build(input_size=16, hidden_sizes=(32, 32, 32), num_classes=4, seed=0,
     x = rng.standard_normal((batch_size, input_size)).astype(np.float32)
     return {"inputs": x, "labels": np.argmax(x @ teacher, axis=1).astype(np.int32)}
 
+  def loss_fn(micro_inputs, micro_labels):
+    return _mean_loss(_logits(variables, micro_inputs), micro_labels)
+
   parameter_count = sum(a * b + b for a, b in zip(widths[:-1], widths[1:]))
   return Model(placeholders={"inputs": inputs, "labels": labels}, loss=loss,
                variables=variables, make_arrays=make_arrays, logits=logits,
                parameter_count=parameter_count,
-               activations_per_example=2 * sum(hidden_sizes) + num_classes)
+               activations_per_example=2 * sum(hidden_sizes) + num_classes, loss_fn=loss_fn)
+
+
+def _logits(variables, inputs):
+  """The forward pass: ReLU layers of `variables` [w0, b0, ..., softmax_w, softmax_b]."""
+  layer = inputs
+  pairs = list(zip(variables[0::2], variables[1::2]))
+  for index, (w, b) in enumerate(pairs):
+    layer = tf.matmul(layer, w) + b
+    if index < len(pairs) - 1:
+      layer = tf.nn.relu(layer)
+  return layer
+
+
+def _mean_loss(logits, labels, name=None):
+  return tf.reduce_mean(
+      tf.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits), name=name)

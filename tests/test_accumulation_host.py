@@ -37,9 +37,13 @@ def state(sess):
 
 
 @pytest.mark.parametrize("make_opt", [
+    lambda: tf.compat.v1.train.GradientDescentOptimizer(0.1),
     lambda: tf.compat.v1.train.MomentumOptimizer(0.1, 0.9),
     lambda: tf.compat.v1.train.AdamOptimizer(0.05),
-    lambda: tf.compat.v1.train.FtrlOptimizer(0.1)], ids=["momentum", "adam", "ftrl"])
+    lambda: tf.compat.v1.train.AdagradOptimizer(0.1),
+    lambda: tf.compat.v1.train.RMSPropOptimizer(0.05, momentum=0.5),
+    lambda: tf.compat.v1.train.FtrlOptimizer(0.1)],
+    ids=["sgd", "momentum", "adam", "adagrad", "rmsprop", "ftrl"])
 def test_host_averaged_update_equals_big_batch_update(make_opt):
   n, updates = 3, 2
   batches = [data(n, seed) for seed in range(updates)]
