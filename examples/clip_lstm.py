@@ -25,12 +25,13 @@ from graphs import lstm_classifier
 
 FLAGS = flags.FLAGS
 flags.DEFINE_integer("steps", 200, "training steps", lower_bound=1)
-flags.DEFINE_float("clip_norm", 1.0, "global norm the gradients are clipped to", lower_bound=0.0)
+flags.DEFINE_float("clip_norm", 1.0, "global norm the gradients are clipped to (> 0)")
 flags.DEFINE_float("learning_rate", 0.01, "Adam learning rate")
 flags.DEFINE_integer("print_every", 10, "print a line every this many steps", lower_bound=1)
 flags.DEFINE_integer("batch_size", 64, "sequences per step", lower_bound=1)
 flags.DEFINE_bool("explode", True, "use lstm_classifier.EXPLODING (else the calm default init)")
 flags.DEFINE_integer("seed", 0, "seed of the initial weights and of the batches", lower_bound=0)
+flags.register_validator("clip_norm", lambda value: value > 0, message="--clip_norm must be > 0")
 
 
 def build_train_op(loss, learning_rate, clip_norm):

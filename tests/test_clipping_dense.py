@@ -1,4 +1,6 @@
-"""Dense tensors: tf1clip's clipping gives tf.compat.v1's numbers, for every float dtype and rank."""
+"""Dense tensors: tf1clip's clipping has tf.compat.v1's signatures and numbers, for every float dtype and rank."""
+
+import inspect
 
 import numpy as np
 import pytest
@@ -9,6 +11,15 @@ import tf1clip
 DTYPES = [tf.float16, tf.bfloat16, tf.float32, tf.float64]
 # Scalars, vectors, matrices, rank 3 and 4, and zero-size tensors.
 SHAPES = [(), (5,), (3, 4), (2, 3, 4), (2, 1, 3, 2), (0,), (3, 0)]
+
+
+@pytest.mark.parametrize("name", ["clip_by_value", "clip_by_norm", "clip_by_global_norm",
+                                  "clip_by_average_norm", "global_norm"])
+def test_exported_from_tf1clip_with_tf_v1_signature(name):
+  ours = inspect.signature(getattr(tf1clip, name))
+  theirs = inspect.signature(getattr(tf.compat.v1, name))
+  assert list(ours.parameters.items()) == list(theirs.parameters.items())
+  assert name in tf1clip.__all__
 
 
 def _arrays(dtype, scale=3.0, seed=0):

@@ -86,6 +86,18 @@ def test_clip_norm_fed_at_run_time_is_checked_at_run_time(sess, name):
       sess.run(ours, {clip_norm: bad})
 
 
+def test_clip_norm_held_in_a_variable_is_checked_at_run_time(sess):
+  # A variable's value can change between runs, so it is never treated as known at graph construction.
+  clip_norm = tf.compat.v1.get_variable("clip_norm", initializer=2.0)
+  clipped = [clip(_x(), clip_norm) for clip in NORM_CLIPS.values()]
+  sess.run(tf.compat.v1.global_variables_initializer())
+  sess.run(clipped)
+  sess.run(clip_norm.assign(-1.0))
+  for c in clipped:
+    with pytest.raises(tf.errors.InvalidArgumentError, match="`clip_norm` must be > 0"):
+      sess.run(c)
+
+
 def test_clip_norm_of_unknown_rank_is_checked_to_be_scalar_at_run_time(sess):
   clip_norm = tf.compat.v1.placeholder(tf.float32)
   clipped = tf1clip.clip_by_norm(_x(), clip_norm)

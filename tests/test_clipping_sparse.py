@@ -205,3 +205,51 @@ def test_sparse_clipping_does_not_densify(graph):
   assert global_norm_n == norm_n
   assert all(sorted(i.tolist()) == [7, 11] for i in indices)
   assert all(v.shape == (2, 2) for v in values)
+
+
+def _largest_allocation(fetches, feed):
+  """Runs `fetches` traced; returns (bytes, node) of the largest tensor any op of the step output."""
+  metadata = tf.compat.v1.RunMetadata()
+  with tf.compat.v1.Session() as sess:
+    sess.run(fetches, feed, run_metadata=metadata, options=tf.compat.v1.RunOptions(
+        trace_level=tf.compat.v1.RunOptions.FULL_TRACE))
+  largest = (0, None)
+  for device in metadata.step_stats.dev_stats:
+    for node in device.node_stats:
+      for output in node.output:
+        largest = max(
+            largest, (output.tensor_description.allocation_description.requested_bytes, node.node_name))
+  return largest
+
+
+def _fed_slices():
+  # The values are fed, so grappler cannot constant-fold a densification away.
+  values = tf.compat.v1.placeholder(tf.float32, [None, 8])
+  slices = tf.IndexedSlices(values, tf.constant([7, 11, 7], tf.int64),
+                            tf.constant([50_000, 8], tf.int64))
+  return slices, {values: np.arange(24, dtype=np.float32).reshape(3, 8)}
+
+
+DENSE_BYTES = 50_000 * 8 * 4
+
+
+@pytest.mark.parametrize("densify", [
+    tf.convert_to_tensor,
+    # TF does not warn about this one: only the run-time check below catches it.
+    lambda s: tf.math.unsorted_segment_sum(s.values, s.indices, s.dense_shape[0]),
+], ids=["convert_to_tensor", "segment_sum"])
+def test_allocation_detector_sees_a_densification(graph, densify):
+  slices, feed = _fed_slices()
+  assert _largest_allocation(tf.reduce_sum(densify(slices)), feed)[0] >= DENSE_BYTES
+
+
+def test_sparse_clipping_allocates_nothing_near_the_dense_size_at_run_time(graph):
+  # The warning check above only sees densification through tf.convert_to_tensor; this sees any.
+  slices, feed = _fed_slices()
+  results = [tf1clip.clip_by_value(slices, -1.0, 1.0), tf1clip.clip_by_norm(slices, 1.0),
+             tf1clip.clip_by_norm(slices, 1.0, axes=[0]), tf1clip.clip_by_average_norm(slices, 1e-6),
+             tf1clip.clip_by_global_norm([slices, None], 1.0)[0][0]]
+  fetches = [[r.values for r in results], [r.indices for r in results],
+             tf1clip.clip_by_global_norm([slices], 1.0)[1], tf1clip.global_norm([slices])]
+  size, node = _largest_allocation(fetches, feed)
+  assert size < DENSE_BYTES // 100, "%s allocated %d bytes" % (node, size)

@@ -58,3 +58,9 @@ def test_example_leaves_norms_below_clip_norm_unchanged():
   # The exploding LSTM crosses the threshold within these 20 steps, both ways.
   assert any(before > 50 for _, _, before, _ in steps)
   assert any(before < 50 for _, _, before, _ in steps)
+
+
+def test_example_rejects_a_clip_norm_that_is_not_positive():
+  result, _, steps = _run_example("--steps", "1", "--clip_norm", "0")
+  assert result.returncode != 0 and not steps
+  assert "--clip_norm must be > 0" in result.stderr
