@@ -25,6 +25,8 @@ def _targets():
           "srcs": _labels(kwargs.get("srcs")),
           "data": _labels(kwargs.get("data")),
           "deps": _labels(kwargs.get("deps")),
+          "main": ast.literal_eval(kwargs["main"]) if "main" in kwargs else None,
+          "args": ast.literal_eval(kwargs["args"]) if "args" in kwargs else [],
       }
   return targets
 
@@ -71,3 +73,29 @@ def test_every_test_file_has_a_py_test():
   for path in sorted((ROOT / "tests").glob("test_*.py")):
     rel = str(path.relative_to(ROOT))
     assert rel in tests, "%s has no py_test in BUILD" % rel
+
+
+def test_dependency_graph_has_no_cycle():
+  targets = _targets()
+  state = {}
+
+  def visit(name, path):
+    if state.get(name) == "done":
+      return
+    assert state.get(name) != "open", "BUILD has a dependency cycle: %s" % " -> ".join(path + [name])
+    state[name] = "open"
+    for dep in targets[name]["deps"]:
+      visit(dep[1:], path + [name])
+    state[name] = "done"
+
+  for name in targets:
+    visit(name, [])
+
+
+def test_every_py_test_runs_its_own_file_through_pytest():
+  for name, t in _targets().items():
+    if t["rule"] != "py_test":
+      continue
+    assert t["main"] == "tests/run_pytest.py" and t["main"] in t["srcs"], name
+    own = [s for s in t["srcs"] if s != t["main"]]
+    assert t["args"] == ["$(location %s)" % s for s in own], name
