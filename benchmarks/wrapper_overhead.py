@@ -37,6 +37,7 @@ flags.DEFINE_integer("num_steps", 20, "LSTM unrolled length")
 flags.DEFINE_integer("hidden_size", 128, "LSTM units")
 flags.DEFINE_integer("input_size", 32, "LSTM features per step")
 flags.DEFINE_integer("mlp_width", 16, "width of the 200-variable MLP's layers")
+flags.DEFINE_integer("mlp_layers", 100, "dense layers of the many-variable MLP (2 variables each)")
 flags.DEFINE_integer("warmup", 5, "untimed steps of each variant")
 flags.DEFINE_integer("rounds", 7, "interleaved timing rounds")
 flags.DEFINE_integer("iters", 20, "steps of each variant per round")
@@ -164,7 +165,8 @@ def main(argv):
         num_steps=FLAGS.num_steps, input_size=FLAGS.input_size,
         hidden_size=FLAGS.hidden_size, num_classes=10)))
   if "mlp200" in FLAGS.graphs:
-    groups.append(("mlp, 200 variables", lambda: build_mlp200(width=FLAGS.mlp_width)))
+    groups.append(("mlp, %d variables" % (2 * FLAGS.mlp_layers),
+                   lambda: build_mlp200(width=FLAGS.mlp_width, layers=FLAGS.mlp_layers)))
   rows, notes = [], []
   for label, build in groups:
     group_rows, difference = _time_group(label, build, FLAGS.batch_size)

@@ -20,15 +20,16 @@ SMOKE_FLAGS = {
         "--graphs", "lstm,cbow", "--batch_size", "2", "--num_steps", "2", "--input_size", "2",
         "--hidden_size", "4", "--vocab_size", "20", "--embedding_dim", "4", "--num_sampled", "2",
         "--warmup", "0", "--rounds", "1", "--iters", "1"],
-    # Only the LSTM group: the 200-variable MLP has 100 layers whatever the flags (no flag sets the
-    # depth), and building its four graphs takes about a minute.
+    # Both groups; the many-variable MLP shrunk to 3 layers.
     "wrapper_overhead": [
-        "--graphs", "lstm", "--batch_size", "2", "--num_steps", "2", "--input_size", "2",
+        "--graphs", "lstm,mlp200", "--mlp_layers", "3", "--mlp_width", "2",
+        "--batch_size", "2", "--num_steps", "2", "--input_size", "2",
         "--hidden_size", "4", "--warmup", "0", "--rounds", "1", "--iters", "1"],
     # The model is big_batch_mlp.MEMORY_BOUND (no size flags); a batch of 8 keeps it quick. One
-    # variant, because each variant's memory is measured in a further subprocess.
+    # variant per code path (the optimizer and the fused loop), because each variant's memory is
+    # measured in a further subprocess.
     "accumulation": [
-        "--batch_size", "8", "--num_micro_batches", "2", "--variants", "iv",
+        "--batch_size", "8", "--num_micro_batches", "2", "--variants", "iv,v",
         "--warmup", "0", "--rounds", "1", "--iters", "1", "--memory_updates", "1"],
 }
 
