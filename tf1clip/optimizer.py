@@ -54,6 +54,21 @@ def absolute_name_scope(scope):
   return tf.compat.v1.get_default_graph().name_scope(scope + "/" if scope else None)
 
 
+@contextlib.contextmanager
+def replacing_train_ops():
+  """Yields the TRAIN_OP collection; ops added to it inside the block are dropped at its end.
+
+  An update built inside a `tf.cond` branch registers its op in TRAIN_OP, but running that op
+  alone would be wrong; the block's owner appends the op that runs the whole cond instead.
+  """
+  train_ops = tf.compat.v1.get_collection_ref(tf.compat.v1.GraphKeys.TRAIN_OP)
+  n_before = len(train_ops)
+  added = []
+  yield added
+  del train_ops[n_before:]
+  train_ops.extend(added)
+
+
 def graph_key():
   # Per-graph state, as the base Optimizer keys its non-slot variables (None when eager).
   with tf.init_scope():  # inside tf.function: the outer (eager) context's key
@@ -71,7 +86,8 @@ class WrappedOptimizer(_Optimizer):
         skip_non_finite=True)
     train_op = opt.minimize(loss, global_step=global_step)
 
-  Subclasses (gradient accumulation) override `_transform` and `_apply_inner`.
+  Subclasses (gradient accumulation) build on `_transform`, `_apply_inner` and
+  `_apply_inner_if_finite`.
   """
 
   def __init__(self, optimizer, transforms=(), skip_non_finite=False, name=None):
@@ -160,12 +176,7 @@ class WrappedOptimizer(_Optimizer):
       ValueError: if `grads_and_vars` is empty, every gradient is None, or a transform
         returned a malformed list (the message names the transform).
     """
-    grads_and_vars = tuple(grads_and_vars)
-    if not grads_and_vars:
-      raise ValueError("No variables provided.")
-    if all(g is None for g, _ in grads_and_vars):
-      raise ValueError("No gradients provided for any variable: %s." %
-                       ([str(v) for _, v in grads_and_vars],))
+    grads_and_vars = transforms_lib.check_gradients_provided(grads_and_vars)
     grads_and_vars = self._transform(grads_and_vars)
     return self._apply_inner(grads_and_vars, global_step, name)
 
@@ -182,11 +193,23 @@ class WrappedOptimizer(_Optimizer):
     if not self._skip_non_finite:
       return self._optimizer.apply_gradients(grads_and_vars, global_step=global_step,
                                              name=name)
+    with replacing_train_ops() as train_ops:
+      applied = self._apply_inner_if_finite(grads_and_vars, global_step, name)
+      if tf.executing_eagerly():
+        return applied
+      op = tf.group(applied, name=(name or self._name) + "_if_finite")
+      train_ops.append(op)
+    return op
+
+  def _apply_inner_if_finite(self, grads_and_vars, global_step=None, name=None):
+    """Applies through the inner optimizer only when every gradient is finite.
+
+    Returns:
+      A scalar bool Tensor: True when the update was applied, False when it was skipped (and
+      `skipped_steps` incremented).
+    """
     counter = self._skip_counter(global_step if global_step is not None
                                  else grads_and_vars[0][1])
-    graph_mode = not tf.executing_eagerly()
-    train_ops = tf.compat.v1.get_collection_ref(tf.compat.v1.GraphKeys.TRAIN_OP)
-    n_train_ops = len(train_ops)
     finite = transforms_lib.all_finite(grads_and_vars)
     caller_scope = tf.compat.v1.get_default_graph().get_name_scope()
 
@@ -201,14 +224,7 @@ class WrappedOptimizer(_Optimizer):
       with tf.control_dependencies([tf.compat.v1.assign_add(counter, 1)]):
         return tf.constant(False)
 
-    applied = tf.cond(finite, apply_fn, skip_fn, name="apply_if_finite")
-    if not graph_mode:
-      return applied
-    op = tf.group(applied, name=(name or self._name) + "_if_finite")
-    # The inner update op lives inside the cond and must not be run on its own.
-    del train_ops[n_train_ops:]
-    train_ops.append(op)
-    return op
+    return tf.cond(finite, apply_fn, skip_fn, name="apply_if_finite")
 
   def _skip_counter(self, colocate_with):
     key = graph_key()

@@ -69,6 +69,28 @@ def _var_names(grads_and_vars):
   return [variable_name(v) for _, v in grads_and_vars]
 
 
+def check_gradients_provided(grads_and_vars):
+  """Checks the list given to ``apply_gradients``, as TF1's ``Optimizer.apply_gradients`` does.
+
+  Args:
+    grads_and_vars: list (or iterator) of ``(gradient, variable)`` pairs.
+
+  Returns:
+    The pairs as a list.
+
+  Raises:
+    ValueError: if there is no pair, or every gradient is None (TF1's message, naming the
+      variables).
+  """
+  grads_and_vars = list(grads_and_vars)
+  if not grads_and_vars:
+    raise ValueError("No variables provided.")
+  if all(g is None for g, _ in grads_and_vars):
+    raise ValueError("No gradients provided for any variable: %s." %
+                     ([str(v) for _, v in grads_and_vars],))
+  return grads_and_vars
+
+
 def check_transform_result(transform, before, after):
   """Checks that a transform kept the list's length and its variables, in order.
 

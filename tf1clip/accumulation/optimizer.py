@@ -18,6 +18,7 @@ from tf1clip.accumulation import accumulators
 from tf1clip.optimizer import WrappedOptimizer
 from tf1clip.optimizer import absolute_name_scope
 from tf1clip.optimizer import graph_key
+from tf1clip.optimizer import replacing_train_ops
 
 
 class GradientAccumulationOptimizer(WrappedOptimizer):
@@ -125,20 +126,13 @@ class GradientAccumulationOptimizer(WrappedOptimizer):
       RuntimeError: when executing eagerly (see `tf1clip.v2` for TF2 code).
     """
     accumulators.check_graph_mode("GradientAccumulationOptimizer")
-    grads_and_vars = list(grads_and_vars)
-    if not grads_and_vars:
-      raise ValueError("No variables provided.")
-    if all(g is None for g, _ in grads_and_vars):
-      raise ValueError("No gradients provided for any variable: %s." %
-                       ([str(v) for _, v in grads_and_vars],))
+    grads_and_vars = transforms_lib.check_gradients_provided(grads_and_vars)
     n = self._num_micro_batches
     # The inner optimizer names its non-slot variables (Adam's beta1_power) after the name
     # scope it is called in; calling it from inside our scope and a cond branch must not
     # rename them, or checkpoints of the wrapped and unwrapped optimizer would differ.
     caller_scope = tf.compat.v1.get_default_graph().get_name_scope()
-    train_ops = tf.compat.v1.get_collection_ref(tf.compat.v1.GraphKeys.TRAIN_OP)
-    n_train_ops = len(train_ops)
-    with tf.name_scope(name or self._name) as scope:
+    with replacing_train_ops() as train_ops, tf.name_scope(name or self._name) as scope:
       if self._transform_micro_batches:
         with tf.name_scope("transform_micro_batch"):
           grads_and_vars = self._transform(grads_and_vars)
@@ -170,12 +164,15 @@ class GradientAccumulationOptimizer(WrappedOptimizer):
           with tf.name_scope("transform"):
             mean_pairs = self._transform(mean_pairs)
         with absolute_name_scope(caller_scope):
-          update = self._apply_inner(mean_pairs, inner_step, None)
-        with tf.control_dependencies([update]):
+          if self._skip_non_finite:
+            applied = self._apply_inner_if_finite(mean_pairs, inner_step, None)
+          else:
+            with tf.control_dependencies(
+                [self._optimizer.apply_gradients(mean_pairs, global_step=inner_step)]):
+              applied = tf.constant(True)
+        with tf.control_dependencies([applied]):
           reset = [a.reset(m) for a, m in zip(accums, means)]
           reset.append(micro_step.assign(0, read_value=False))
-        applied = (transforms_lib.all_finite(mean_pairs) if self._skip_non_finite
-                   else tf.constant(True))
         with tf.control_dependencies(reset):
           return tf.identity(applied)
 
@@ -191,7 +188,5 @@ class GradientAccumulationOptimizer(WrappedOptimizer):
           step_ops.append(tf.compat.v1.assign_add(global_step, 1))
       # Named like the scope ("GradientAccumulation"), as the base Optimizer names its op.
       op = tf.group(*step_ops, name=scope)
-    # The inner update op lives inside the cond: running it alone would be wrong.
-    del train_ops[n_train_ops:]
-    train_ops.append(op)
+      train_ops.append(op)
     return op

@@ -322,12 +322,7 @@ class WrappedOptimizer(tf.Module):
       ValueError: an empty list, every gradient None, or a transform returned a malformed
         list (the message names the transform).
     """
-    grads_and_vars = list(grads_and_vars)
-    if not grads_and_vars:
-      raise ValueError("No variables provided.")
-    if all(g is None for g, _ in grads_and_vars):
-      raise ValueError("No gradients provided for any variable: %s."
-                       % ([getattr(v, "name", str(v)) for _, v in grads_and_vars],))
+    grads_and_vars = transforms_lib.check_gradients_provided(grads_and_vars)
     strategy = distribution()
     if strategy is not None and not self._built:
       raise RuntimeError(
