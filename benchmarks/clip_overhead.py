@@ -19,11 +19,11 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
 from absl import app
 from absl import flags
-import numpy as np
 import tensorflow as tf
 
 import tf1clip
 from benchmarks import timing
+from benchmarks import variants
 from graphs import cbow
 from graphs import lstm_classifier
 
@@ -46,15 +46,9 @@ TARGET = 1.02
 VARIANTS = ("minimize", "tf.clip_by_global_norm", "tf1clip.clip_by_global_norm")
 
 
-def _optimizer():
-  if FLAGS.optimizer == "adam":
-    return tf.compat.v1.train.AdamOptimizer(1e-3)
-  return tf.compat.v1.train.GradientDescentOptimizer(0.01)
-
-
 def _train_op(loss, variant):
   """Builds one variant's training step in the default graph."""
-  optimizer = _optimizer()
+  optimizer = variants.optimizer_named(FLAGS.optimizer)
   if variant == "minimize":
     return optimizer.minimize(loss)
   clip = tf.clip_by_global_norm if variant == "tf.clip_by_global_norm" else tf1clip.clip_by_global_norm
@@ -63,46 +57,11 @@ def _train_op(loss, variant):
   return optimizer.apply_gradients(zip(clipped, variables))
 
 
-def _sessions(build, batch_size):
-  """Builds every variant in its own graph and session; returns (steps, sessions, variables).
-
-  steps: dict variant -> zero-argument callable running one training step.
-  """
-  steps, sessions, variables = {}, {}, {}
-  arrays = None
-  for variant in VARIANTS:
-    graph = tf.Graph()
-    with graph.as_default():
-      model = build()
-      train_op = _train_op(model.loss, variant)
-      init = tf.compat.v1.global_variables_initializer()
-    sess = tf.compat.v1.Session(graph=graph)
-    sess.run(init)
-    if arrays is None:
-      arrays = model.make_arrays(0, batch_size)
-    feed = model.feed(arrays)
-    steps[variant] = lambda sess=sess, train_op=train_op, feed=feed: sess.run(train_op, feed)
-    sessions[variant], variables[variant] = sess, model.variables
-  return steps, sessions, variables
-
-
-def _first_step_difference(steps, sessions, variables):
-  """Max |difference| between (b) and (c) after one step from the same start."""
-  for variant in VARIANTS[1:]:
-    steps[variant]()
-  b, c = (sessions[v].run(variables[v]) for v in VARIANTS[1:])
-  return max(float(np.max(np.abs(x - y))) for x, y in zip(b, c))
-
-
 def _time_group(label, build, batch_size):
-  steps, sessions, variables = _sessions(build, batch_size)
-  try:
-    difference = _first_step_difference(steps, sessions, variables)
-    seconds = timing.median_seconds(steps, warmup=FLAGS.warmup, rounds=FLAGS.rounds,
-                                    iters=FLAGS.iters)
-  finally:
-    for sess in sessions.values():
-      sess.close()
+  seconds, _, difference = variants.time_variants(
+      build, _train_op, VARIANTS, batch_size, reference=VARIANTS[1],
+      compared=VARIANTS[2:], warmup=FLAGS.warmup,
+      rounds=FLAGS.rounds, iters=FLAGS.iters)
   a, b, c = (seconds[v] for v in VARIANTS)
   rows = []
   for tag, variant in zip("abc", VARIANTS):

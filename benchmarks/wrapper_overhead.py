@@ -25,6 +25,7 @@ import tensorflow as tf
 
 import tf1clip
 from benchmarks import timing
+from benchmarks import variants
 from graphs import lstm_classifier
 from graphs import model as model_lib
 
@@ -76,71 +77,26 @@ def build_mlp200(width=16, layers=100, seed=0):
                          make_arrays=make_arrays)
 
 
-def _optimizer():
-  if FLAGS.optimizer == "adam":
-    return tf.compat.v1.train.AdamOptimizer(1e-3)
-  return tf.compat.v1.train.GradientDescentOptimizer(0.01)
-
-
 def _train_op(loss, variant):
   """Builds one variant's training step in the default graph."""
   global_step = tf.compat.v1.train.get_or_create_global_step()
   if variant.startswith("by hand"):
     clip = tf.clip_by_global_norm if "tf.clip" in variant else tf1clip.clip_by_global_norm
-    optimizer = _optimizer()
+    optimizer = variants.optimizer_named(FLAGS.optimizer)
     grads, variables = zip(*optimizer.compute_gradients(loss))
     clipped, _ = clip(grads, FLAGS.clip_norm)
     return optimizer.apply_gradients(zip(clipped, variables), global_step)
   optimizer = tf1clip.WrappedOptimizer(
-      _optimizer(), [tf1clip.transforms.clip_by_global_norm(FLAGS.clip_norm)],
+      variants.optimizer_named(FLAGS.optimizer), [tf1clip.transforms.clip_by_global_norm(FLAGS.clip_norm)],
       skip_non_finite=variant.endswith("skip_non_finite"))
   return optimizer.minimize(loss, global_step)
 
 
-def _sessions(build, batch_size):
-  """Builds every variant in its own graph and session.
-
-  Returns:
-    (steps, sessions, variables, op_counts): dicts keyed by variant; steps[v]() runs one
-    training step, op_counts[v] is the number of ops in the variant's graph.
-  """
-  steps, sessions, variables, op_counts = {}, {}, {}, {}
-  arrays = None
-  for variant in VARIANTS:
-    graph = tf.Graph()
-    with graph.as_default():
-      model = build()
-      train_op = _train_op(model.loss, variant)
-      op_counts[variant] = len(graph.get_operations())
-      init = tf.compat.v1.global_variables_initializer()
-    sess = tf.compat.v1.Session(graph=graph)
-    sess.run(init)
-    if arrays is None:
-      arrays = model.make_arrays(0, batch_size)
-    feed = model.feed(arrays)
-    steps[variant] = lambda sess=sess, train_op=train_op, feed=feed: sess.run(train_op, feed)
-    sessions[variant], variables[variant] = sess, model.variables
-  return steps, sessions, variables, op_counts
-
-
-def _first_step_difference(steps, sessions, variables):
-  """Max |difference| of every variant from (a) after one step from the same start."""
-  for variant in VARIANTS:
-    steps[variant]()
-  values = {v: sessions[v].run(variables[v]) for v in VARIANTS}
-  return max(float(np.max(np.abs(x - y)))
-             for v in VARIANTS[1:] for x, y in zip(values[VARIANTS[0]], values[v]))
-
-
 def _time_group(label, build, batch_size):
-  steps, sessions, variables, op_counts = _sessions(build, batch_size)
-  try:
-    difference = _first_step_difference(steps, sessions, variables)
-    seconds = timing.median_seconds(steps, warmup=FLAGS.warmup, rounds=FLAGS.rounds,
-                                    iters=FLAGS.iters)
-  finally:
-    for sess in sessions.values():
-      sess.close()
+  seconds, op_counts, difference = variants.time_variants(
+      build, _train_op, VARIANTS, batch_size, reference=VARIANTS[0],
+      compared=VARIANTS[1:], warmup=FLAGS.warmup,
+      rounds=FLAGS.rounds, iters=FLAGS.iters)
   a, b, c, d = (seconds[v] for v in VARIANTS)
   ratios = {"c": ("%.3f" % (c / a), "%.3f" % (c / b),
                   "<= %.2f: %s" % (TARGET, "met" if c / a <= TARGET else "missed")),
