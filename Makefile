@@ -10,11 +10,11 @@ STAMP  := $(VENV)/.installed
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml constraints.txt
 	@test -n "$(PYTHON)" || { echo "need python3.11 (or python3) on PATH, or make PYTHON=/path/to/python"; exit 1; }
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[test]"
+	$(PY) -m pip install --quiet -c constraints.txt -e ".[test]"
 	touch $(STAMP)
 
 # The main job: a 2018-style TF1 script (tf.contrib.rnn, legacy_seq2seq, tf.flags, Saver), unchanged,
