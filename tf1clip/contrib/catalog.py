@@ -84,6 +84,8 @@ PROVIDED = {
     "tf.contrib.legacy_seq2seq.basic_rnn_seq2seq": _PORT,
     "tf.contrib.legacy_seq2seq.sequence_loss": _PORT,
     "tf.contrib.legacy_seq2seq.sequence_loss_by_example": _PORT,
+    # contrib.seq2seq
+    "tf.contrib.seq2seq.sequence_loss": _PORT,
     # contrib.framework
     "tf.contrib.framework.get_or_create_global_step": "tf.compat.v1.train.get_or_create_global_step",
     "tf.contrib.framework.get_global_step": "tf.compat.v1.train.get_global_step",
@@ -201,8 +203,6 @@ UNSUPPORTED = {
     "tf.contrib.rnn.stack_bidirectional_rnn": "a loop of tf.contrib.rnn.static_bidirectional_rnn",
     "tf.contrib.rnn.stack_bidirectional_dynamic_rnn": "a loop of tf.compat.v1.nn.bidirectional_dynamic_rnn",
     "tf.contrib.saved_model": "tf.compat.v1.saved_model",
-    "tf.contrib.seq2seq": (_ADDONS + " continued it as tfa.seq2seq; port decoding to Keras layers "
-                           "or KerasHub"),
     "tf.contrib.signal": "tf.signal",
     "tf.contrib.sparsemax": "tensorflow-addons' tfa.activations.sparsemax (archived)",
     "tf.contrib.stateless": "tf.random.stateless_uniform / stateless_normal",
