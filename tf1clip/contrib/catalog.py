@@ -86,6 +86,18 @@ PROVIDED = {
     "tf.contrib.legacy_seq2seq.sequence_loss_by_example": _PORT,
     # contrib.seq2seq
     "tf.contrib.seq2seq.sequence_loss": _PORT,
+    "tf.contrib.seq2seq.dynamic_decode": _PORT,
+    "tf.contrib.seq2seq.Decoder": _PORT,
+    "tf.contrib.seq2seq.BasicDecoder": _PORT,
+    "tf.contrib.seq2seq.BasicDecoderOutput": _PORT,
+    "tf.contrib.seq2seq.Helper": _PORT,
+    "tf.contrib.seq2seq.TrainingHelper": _PORT,
+    "tf.contrib.seq2seq.GreedyEmbeddingHelper": _PORT,
+    "tf.contrib.seq2seq.SampleEmbeddingHelper": _PORT,
+    "tf.contrib.seq2seq.ScheduledEmbeddingTrainingHelper": _PORT,
+    "tf.contrib.seq2seq.ScheduledOutputTrainingHelper": _PORT,
+    "tf.contrib.seq2seq.InferenceHelper": _PORT,
+    "tf.contrib.seq2seq.CustomHelper": _PORT,
     # contrib.framework
     "tf.contrib.framework.get_or_create_global_step": "tf.compat.v1.train.get_or_create_global_step",
     "tf.contrib.framework.get_global_step": "tf.compat.v1.train.get_global_step",

@@ -6,9 +6,26 @@ Place in the data flow (DESIGN.md): contrib.rnn (cells) / tf.compat.v1.layers <-
 TF 1.15's semantics and variable names:
 
   loss                 sequence_loss
+  decoder              Decoder, dynamic_decode
+  basic_decoder        BasicDecoder, BasicDecoderOutput
+  sampling             Helper, TrainingHelper, GreedyEmbeddingHelper, SampleEmbeddingHelper,
+                       ScheduledEmbeddingTrainingHelper, ScheduledOutputTrainingHelper,
+                       InferenceHelper, CustomHelper
 """
 
 from tf1clip.contrib import catalog
+from tf1clip.contrib.seq2seq.basic_decoder import BasicDecoder
+from tf1clip.contrib.seq2seq.basic_decoder import BasicDecoderOutput
+from tf1clip.contrib.seq2seq.decoder import Decoder
+from tf1clip.contrib.seq2seq.decoder import dynamic_decode
 from tf1clip.contrib.seq2seq.loss import sequence_loss
+from tf1clip.contrib.seq2seq.sampling import CustomHelper
+from tf1clip.contrib.seq2seq.sampling import GreedyEmbeddingHelper
+from tf1clip.contrib.seq2seq.sampling import Helper
+from tf1clip.contrib.seq2seq.sampling import InferenceHelper
+from tf1clip.contrib.seq2seq.sampling import SampleEmbeddingHelper
+from tf1clip.contrib.seq2seq.sampling import ScheduledEmbeddingTrainingHelper
+from tf1clip.contrib.seq2seq.sampling import ScheduledOutputTrainingHelper
+from tf1clip.contrib.seq2seq.sampling import TrainingHelper
 
 __getattr__ = catalog.missing_attribute_hook("tf.contrib.seq2seq")
