@@ -11,14 +11,28 @@ TF 1.15's semantics and variable names:
   sampling             Helper, TrainingHelper, GreedyEmbeddingHelper, SampleEmbeddingHelper,
                        ScheduledEmbeddingTrainingHelper, ScheduledOutputTrainingHelper,
                        InferenceHelper, CustomHelper
+  attention_mechanisms AttentionMechanism, BahdanauAttention, LuongAttention,
+                       BahdanauMonotonicAttention, LuongMonotonicAttention, hardmax
+  monotonic            safe_cumprod, monotonic_attention
+  attention_wrapper    AttentionWrapper, AttentionWrapperState
 """
 
 from tf1clip.contrib import catalog
+from tf1clip.contrib.seq2seq.attention_mechanisms import AttentionMechanism
+from tf1clip.contrib.seq2seq.attention_mechanisms import BahdanauAttention
+from tf1clip.contrib.seq2seq.attention_mechanisms import BahdanauMonotonicAttention
+from tf1clip.contrib.seq2seq.attention_mechanisms import LuongAttention
+from tf1clip.contrib.seq2seq.attention_mechanisms import LuongMonotonicAttention
+from tf1clip.contrib.seq2seq.attention_mechanisms import hardmax
+from tf1clip.contrib.seq2seq.attention_wrapper import AttentionWrapper
+from tf1clip.contrib.seq2seq.attention_wrapper import AttentionWrapperState
 from tf1clip.contrib.seq2seq.basic_decoder import BasicDecoder
 from tf1clip.contrib.seq2seq.basic_decoder import BasicDecoderOutput
 from tf1clip.contrib.seq2seq.decoder import Decoder
 from tf1clip.contrib.seq2seq.decoder import dynamic_decode
 from tf1clip.contrib.seq2seq.loss import sequence_loss
+from tf1clip.contrib.seq2seq.monotonic import monotonic_attention
+from tf1clip.contrib.seq2seq.monotonic import safe_cumprod
 from tf1clip.contrib.seq2seq.sampling import CustomHelper
 from tf1clip.contrib.seq2seq.sampling import GreedyEmbeddingHelper
 from tf1clip.contrib.seq2seq.sampling import Helper
