@@ -108,6 +108,12 @@ PROVIDED = {
     "tf.contrib.seq2seq.hardmax": _PORT,
     "tf.contrib.seq2seq.safe_cumprod": _PORT,
     "tf.contrib.seq2seq.monotonic_attention": _PORT,
+    "tf.contrib.seq2seq.BeamSearchDecoder": _PORT,
+    "tf.contrib.seq2seq.BeamSearchDecoderState": _PORT,
+    "tf.contrib.seq2seq.BeamSearchDecoderOutput": _PORT,
+    "tf.contrib.seq2seq.FinalBeamSearchDecoderOutput": _PORT,
+    "tf.contrib.seq2seq.tile_batch": _PORT,
+    "tf.contrib.seq2seq.gather_tree": _PORT,
     # contrib.framework
     "tf.contrib.framework.get_or_create_global_step": "tf.compat.v1.train.get_or_create_global_step",
     "tf.contrib.framework.get_global_step": "tf.compat.v1.train.get_global_step",

@@ -15,6 +15,14 @@ TF 1.15's semantics and variable names:
                        BahdanauMonotonicAttention, LuongMonotonicAttention, hardmax
   monotonic            safe_cumprod, monotonic_attention
   attention_wrapper    AttentionWrapper, AttentionWrapperState
+  beam_search_decoder  BeamSearchDecoder, BeamSearchDecoderState, BeamSearchDecoderOutput,
+                       FinalBeamSearchDecoderOutput, tile_batch
+  gather_tree          gather_tree
+
+Variables keep TF 1.15's names (`memory_layer/kernel`, `decoder/attention_wrapper/<cell>/kernel`,
+`decoder/attention_wrapper/bahdanau_attention/query_layer/kernel`, `.../attention_v`,
+`decoder/attention_wrapper/attention_layer/kernel`, `decoder/dense/kernel`), so a TF 1.15
+checkpoint restores into the same script run through `tf1clip run`.
 """
 
 from tf1clip.contrib import catalog
@@ -28,8 +36,14 @@ from tf1clip.contrib.seq2seq.attention_wrapper import AttentionWrapper
 from tf1clip.contrib.seq2seq.attention_wrapper import AttentionWrapperState
 from tf1clip.contrib.seq2seq.basic_decoder import BasicDecoder
 from tf1clip.contrib.seq2seq.basic_decoder import BasicDecoderOutput
+from tf1clip.contrib.seq2seq.beam_search_decoder import BeamSearchDecoder
+from tf1clip.contrib.seq2seq.beam_search_decoder import BeamSearchDecoderOutput
+from tf1clip.contrib.seq2seq.beam_search_decoder import BeamSearchDecoderState
+from tf1clip.contrib.seq2seq.beam_search_decoder import FinalBeamSearchDecoderOutput
+from tf1clip.contrib.seq2seq.beam_search_decoder import tile_batch
 from tf1clip.contrib.seq2seq.decoder import Decoder
 from tf1clip.contrib.seq2seq.decoder import dynamic_decode
+from tf1clip.contrib.seq2seq.gather_tree import gather_tree
 from tf1clip.contrib.seq2seq.loss import sequence_loss
 from tf1clip.contrib.seq2seq.monotonic import monotonic_attention
 from tf1clip.contrib.seq2seq.monotonic import safe_cumprod

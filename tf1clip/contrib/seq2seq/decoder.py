@@ -60,6 +60,8 @@ def as_shape(size):
   """An output size (int, list or TensorShape) as a TensorShape; an int n is the shape [n]."""
   if isinstance(size, int):
     return tf.TensorShape([size])
+  if isinstance(size, tf.Tensor):  # a dynamic size, e.g. an unknown memory length
+    return tf.TensorShape([tf.get_static_value(size)])
   return tf.TensorShape(size)
 
 
