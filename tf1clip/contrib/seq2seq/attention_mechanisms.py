@@ -24,9 +24,13 @@ _V1 = tf.compat.v1
 def zero_state_tensors(size, batch_size, dtype):
   """Zeros `[batch_size] + size` for every size in the (nested) `size`, with static shapes."""
   def _zeros(s):
-    shape = tf.TensorShape([s] if isinstance(s, int) else s)
-    zeros = tf.zeros(tf.concat([[batch_size], tf.constant(shape.as_list(), tf.int32,
-                                                          shape=[shape.ndims])], 0), dtype=dtype)
+    if isinstance(s, tf.Tensor):  # a memory length known only at run time
+      dims, shape = tf.reshape(tf.cast(s, tf.int32), [1]), tf.TensorShape(
+          [tf.get_static_value(s)])
+    else:
+      shape = tf.TensorShape([s] if isinstance(s, int) else s)
+      dims = tf.constant(shape.as_list(), tf.int32, shape=[shape.ndims])
+    zeros = tf.zeros(tf.concat([[batch_size], dims], 0), dtype=dtype)
     static_batch = tf.get_static_value(tf.convert_to_tensor(batch_size))
     zeros.set_shape(tf.TensorShape([static_batch]).concatenate(shape))
     return zeros
