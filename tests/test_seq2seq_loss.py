@@ -122,3 +122,10 @@ def test_signature_is_tf115s():
   assert list(inspect.signature(seq2seq.sequence_loss).parameters) == [
       "logits", "targets", "weights", "average_across_timesteps", "average_across_batch",
       "sum_over_timesteps", "sum_over_batch", "softmax_loss_function", "name"]
+
+
+def test_sequence_loss_object_has_tf115s_sum_defaults(sess):
+  logits, targets, weights = _data(4)
+  got = seq2seq.SequenceLoss()(tf.constant(targets), tf.constant(logits), tf.constant(weights))
+  np.testing.assert_allclose(sess.run(got), _reference(logits, targets, weights, False, False,
+                                                       True, True), rtol=1e-5)

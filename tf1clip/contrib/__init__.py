@@ -9,6 +9,8 @@ Provided (behaving as in TF 1.15; see `PROVIDED` for every name and where it com
                   initializers, regularizers, fully_connected, layer_norm, flatten, embed_sequence
   rnn             the TF1 cells and wrappers (tf-keras' legacy cells), static_rnn, NASCell, ...
   legacy_seq2seq  rnn_decoder, basic_rnn_seq2seq, sequence_loss, sequence_loss_by_example
+  seq2seq         dynamic_decode, BasicDecoder, the Helpers, attention, BeamSearchDecoder,
+                  sequence_loss (tf1clip.contrib.seq2seq, TF 1.15's variable names)
   framework       global step and variable-collection helpers
   opt             clip_gradients_by_global_norm, MultitaskOptimizerWrapper, LazyAdamOptimizer
   training        HParams

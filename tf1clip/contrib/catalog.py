@@ -86,6 +86,7 @@ PROVIDED = {
     "tf.contrib.legacy_seq2seq.sequence_loss_by_example": _PORT,
     # contrib.seq2seq
     "tf.contrib.seq2seq.sequence_loss": _PORT,
+    "tf.contrib.seq2seq.SequenceLoss": _PORT + " (a tf-keras Loss)",
     "tf.contrib.seq2seq.dynamic_decode": _PORT,
     "tf.contrib.seq2seq.Decoder": _PORT,
     "tf.contrib.seq2seq.BasicDecoder": _PORT,
@@ -149,6 +150,8 @@ PROVIDED_SUBMODULES = frozenset(name.split(".")[2] for name in PROVIDED)
 _NO_ESTIMATOR = ("TensorFlow 2.16 removed tf.estimator (and tf.contrib.learn went with TF 2.0): "
                  "write the loop with tf.Session / tf.train.MonitoredTrainingSession, or port to Keras")
 _ADDONS = "tensorflow-addons (archived in 2024, no release for TensorFlow 2.16+)"
+_SEQ2SEQ_V2 = ("the TF1 graph-mode class %s (provided; TF 1.15's Keras-layer V2 variants are not "
+               "ported)")
 _CONTRIB_SOURCE = ("no maintained replacement; port the class from TensorFlow 1.15's "
                    "tensorflow/contrib sources onto tf.compat.v1.nn.rnn_cell.RNNCell")
 
@@ -231,6 +234,13 @@ UNSUPPORTED = {
     "tf.contrib.rnn.stack_bidirectional_rnn": "a loop of tf.contrib.rnn.static_bidirectional_rnn",
     "tf.contrib.rnn.stack_bidirectional_dynamic_rnn": "a loop of tf.compat.v1.nn.bidirectional_dynamic_rnn",
     "tf.contrib.saved_model": "tf.compat.v1.saved_model",
+    "tf.contrib.seq2seq.BaseDecoder": _SEQ2SEQ_V2 % "tf.contrib.seq2seq.Decoder",
+    "tf.contrib.seq2seq.BasicDecoderV2": _SEQ2SEQ_V2 % "tf.contrib.seq2seq.BasicDecoder",
+    "tf.contrib.seq2seq.BeamSearchDecoderV2": _SEQ2SEQ_V2 % "tf.contrib.seq2seq.BeamSearchDecoder",
+    "tf.contrib.seq2seq.BahdanauAttentionV2": _SEQ2SEQ_V2 % "tf.contrib.seq2seq.BahdanauAttention",
+    "tf.contrib.seq2seq.LuongAttentionV2": _SEQ2SEQ_V2 % "tf.contrib.seq2seq.LuongAttention",
+    "tf.contrib.seq2seq.BahdanauMonotonicAttentionV2": _SEQ2SEQ_V2 % "tf.contrib.seq2seq.BahdanauMonotonicAttention",
+    "tf.contrib.seq2seq.LuongMonotonicAttentionV2": _SEQ2SEQ_V2 % "tf.contrib.seq2seq.LuongMonotonicAttention",
     "tf.contrib.signal": "tf.signal",
     "tf.contrib.sparsemax": "tensorflow-addons' tfa.activations.sparsemax (archived)",
     "tf.contrib.stateless": "tf.random.stateless_uniform / stateless_normal",

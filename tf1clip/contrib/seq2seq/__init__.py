@@ -5,7 +5,7 @@ Place in the data flow (DESIGN.md): contrib.rnn (cells) / tf.compat.v1.layers <-
 (tensorflow-addons' tfa.seq2seq is archived and a Keras-layer API), so these are our own modules with
 TF 1.15's semantics and variable names:
 
-  loss                 sequence_loss
+  loss                 sequence_loss, SequenceLoss
   decoder              Decoder, dynamic_decode
   basic_decoder        BasicDecoder, BasicDecoderOutput
   sampling             Helper, TrainingHelper, GreedyEmbeddingHelper, SampleEmbeddingHelper,
@@ -44,6 +44,7 @@ from tf1clip.contrib.seq2seq.beam_search_decoder import tile_batch
 from tf1clip.contrib.seq2seq.decoder import Decoder
 from tf1clip.contrib.seq2seq.decoder import dynamic_decode
 from tf1clip.contrib.seq2seq.gather_tree import gather_tree
+from tf1clip.contrib.seq2seq.loss import SequenceLoss
 from tf1clip.contrib.seq2seq.loss import sequence_loss
 from tf1clip.contrib.seq2seq.monotonic import monotonic_attention
 from tf1clip.contrib.seq2seq.monotonic import safe_cumprod

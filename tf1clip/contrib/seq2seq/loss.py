@@ -1,4 +1,4 @@
-"""`tf.contrib.seq2seq.sequence_loss`: weighted cross-entropy of a batch of sequences, as in TF 1.15.
+"""`tf.contrib.seq2seq.sequence_loss` and `SequenceLoss`: weighted cross-entropy of a batch of sequences, as in TF 1.15.
 
 Place in the data flow (DESIGN.md): model logits -> **contrib.seq2seq.loss** -> the loss a script
 hands to `compute_gradients` / `minimize`. Batch-major, 3-D logits (the contrib.seq2seq layout; the
@@ -6,6 +6,7 @@ list-of-time-steps layout is `tf.contrib.legacy_seq2seq.sequence_loss`).
 """
 
 import tensorflow as tf
+from tf_keras import losses as tf_keras_losses
 
 
 def _check_rank(argument, tensor, rank, layout):
@@ -90,3 +91,34 @@ def sequence_loss(logits, targets, weights, average_across_timesteps=True,
       count = tf.cast(tf.math.count_nonzero(weights, axis=axis), crossent.dtype)
       return tf.math.divide_no_nan(tf.reduce_sum(crossent, axis=axis), count)
     return crossent
+
+
+class SequenceLoss(tf_keras_losses.Loss):
+  """`sequence_loss` as a (tf-keras) Loss object; note its defaults sum over time and batch.
+
+  `loss(y_true, y_pred, sample_weight)` is `sequence_loss(y_pred, y_true, sample_weight, ...)`
+  with this object's flags (TF 1.15's defaults: average_across_timesteps=False,
+  average_across_batch=False, sum_over_timesteps=True, sum_over_batch=True).
+  """
+
+  def __init__(self, average_across_timesteps=False, average_across_batch=False,
+               sum_over_timesteps=True, sum_over_batch=True, softmax_loss_function=None,
+               name=None):
+    """Creates the loss; the arguments are `sequence_loss`'s flags."""
+    super().__init__(name=name)
+    self.average_across_timesteps = average_across_timesteps
+    self.average_across_batch = average_across_batch
+    self.sum_over_timesteps = sum_over_timesteps
+    self.sum_over_batch = sum_over_batch
+    self.softmax_loss_function = softmax_loss_function
+
+  def __call__(self, y_true, y_pred, sample_weight=None):
+    return sequence_loss(y_pred, y_true, sample_weight,
+                         average_across_timesteps=self.average_across_timesteps,
+                         average_across_batch=self.average_across_batch,
+                         sum_over_timesteps=self.sum_over_timesteps,
+                         sum_over_batch=self.sum_over_batch,
+                         softmax_loss_function=self.softmax_loss_function, name=self.name)
+
+  def call(self, y_true, y_pred):
+    raise NotImplementedError("SequenceLoss computes in __call__ (it needs sample_weight).")
