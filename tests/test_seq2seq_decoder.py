@@ -227,3 +227,24 @@ def test_bad_arguments_fail_naming_what_was_expected(graph):
   decoder = seq2seq.BasicDecoder(cell, helper, cell.zero_state(2, tf.float32))
   with pytest.raises(ValueError, match="maximum_iterations must be a scalar"):
     seq2seq.dynamic_decode(decoder, maximum_iterations=[3])
+
+
+def test_swap_memory_and_an_outer_while_loop_give_the_same_decode(sess):
+  inputs = tf.constant(_inputs(6))
+  lengths = tf.constant([5, 2, 4])
+  cell = rnn.GRUCell(UNITS)
+
+  def decode(**kwargs):
+    decoder = seq2seq.BasicDecoder(cell, seq2seq.TrainingHelper(inputs, lengths),
+                                   cell.zero_state(BATCH, tf.float32))
+    return seq2seq.dynamic_decode(decoder, **kwargs)[0].rnn_output
+
+  plain = decode()
+  swapped = decode(swap_memory=True)
+  # Decoding inside a while loop (no caching device there, as in TF 1.15) runs the same step.
+  _, looped = V1.while_loop(lambda i, _: i < 1, lambda i, _: (i + 1, tf.ensure_shape(decode(), [BATCH, STEPS, UNITS])),
+                            (tf.constant(0), tf.zeros([BATCH, STEPS, UNITS])))
+  _randomize(sess)
+  got_plain, got_swapped, got_looped = sess.run([plain, swapped, looped])
+  np.testing.assert_allclose(got_swapped, got_plain, rtol=1e-6)
+  np.testing.assert_allclose(got_looped, got_plain, rtol=1e-6)

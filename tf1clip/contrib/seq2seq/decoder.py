@@ -92,6 +92,15 @@ def _element_shape(batch_size, size):
   return tf.TensorShape([static_batch]).concatenate(size)
 
 
+def _in_while_loop():
+  context = _V1.get_default_graph()._get_control_flow_context()  # pylint: disable=protected-access
+  while context is not None:
+    if context.IsWhileContext():
+      return True
+    context = context.outer_context
+  return False
+
+
 def dynamic_decode(decoder, output_time_major=False, impute_finished=False,
                    maximum_iterations=None, parallel_iterations=32, swap_memory=False, scope=None):
   """Runs `decoder` step by step in a `tf.while_loop` until every batch entry is finished.
@@ -119,8 +128,10 @@ def dynamic_decode(decoder, output_time_major=False, impute_finished=False,
     raise TypeError("Expected decoder to be a tf.contrib.seq2seq.Decoder, but saw: %s (%r)"
                     % (type(decoder).__name__, decoder))
   with _V1.variable_scope(scope, "decoder") as varscope:
-    # As TF 1.15: read variables once per step on the device that uses them.
-    if varscope.caching_device is None and not tf.executing_eagerly():
+    # As TF 1.15: read variables once on the device that uses them, except inside an outer while
+    # loop (training steps in a loop must see each step's updated weights).
+    if (varscope.caching_device is None and not tf.executing_eagerly()
+        and not _in_while_loop()):
       varscope.set_caching_device(lambda op: op.device)
 
     if maximum_iterations is not None:
