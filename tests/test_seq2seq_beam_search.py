@@ -11,6 +11,9 @@ import tensorflow as tf
 
 from tf1clip.contrib import rnn
 from tf1clip.contrib import seq2seq
+from tf1clip.contrib.seq2seq import beam_search_decoder
+
+_get_scores = beam_search_decoder._get_scores  # pylint: disable=protected-access
 
 V1 = tf.compat.v1
 
@@ -165,16 +168,15 @@ def test_beam_search_finds_the_exhaustive_best_sequence_on_a_tiny_vocabulary(ses
 
 
 def test_length_and_coverage_penalties_are_gnmts_formula(sess):
-  from tf1clip.contrib.seq2seq import beam_search_decoder as bsd  # pylint: disable=import-outside-toplevel
   log_probs = np.log(np.array([[[0.5, 0.2], [0.1, 0.3]]], np.float32))  # [batch 1, beam 2, vocab 2]
   lengths = np.array([[[3, 4], [2, 2]]], np.int64)
   finished = np.array([[True, False]])
   coverage = np.array([[[0.5, 1.5, 0.0], [0.2, 0.3, 0.1]]], np.float32)  # [1, 2, memory 3]
-  got = sess.run(bsd._get_scores(log_probs, lengths, 0.6, 0.4, finished, coverage))  # pylint: disable=protected-access
+  got = sess.run(_get_scores(log_probs, lengths, 0.6, 0.4, finished, coverage))
   penalty = ((5.0 + lengths) / 6.0) ** 0.6
   cov = np.log(np.minimum(np.where(coverage == 0, 1.0, coverage), 1.0)).sum(-1) * finished
   np.testing.assert_allclose(got, log_probs / penalty + 0.4 * cov[..., None], rtol=1e-5)
-  unpenalised = sess.run(bsd._get_scores(log_probs, lengths, 0.0, 0.0, finished, None))  # pylint: disable=protected-access
+  unpenalised = sess.run(_get_scores(log_probs, lengths, 0.0, 0.0, finished, None))
   np.testing.assert_allclose(unpenalised, log_probs, rtol=1e-6)
 
 
