@@ -66,6 +66,8 @@ def _this_module():
 
 
 def _contrib():
+  # TF 1.x graph-editor scripts read `op._outputs`; put that alias back before contrib is used.
+  _importlib.import_module("tf1clip.compat.shims").apply("graph_editor")
   try:
     return _importlib.import_module(_surface.CONTRIB_PACKAGE)
   except ModuleNotFoundError as e:

@@ -103,6 +103,24 @@ PROVIDED = {
     "tf.contrib.opt.LazyAdamOptimizer": _PORT + "; a tf.compat.v1.train.AdamOptimizer subclass",
     # contrib.training
     "tf.contrib.training.HParams": _PORT + " (without the protocol-buffer methods)",
+    # contrib.graph_editor: ours, on tf.Graph / tf.Operation (in_place.py holds the private calls)
+    **{"tf.contrib.graph_editor." + name: _PORT + " (tf1clip.contrib.graph_editor)" for name in """
+        sgv sgv_scope ph make_view make_view_from_scope SubGraphView
+        select_ops select_ts select_ops_and_ts filter_ts filter_ts_from_regex filter_ops
+        filter_ops_from_regex get_name_scope_ops get_ops_ios compute_boundary_ts check_cios
+        get_within_boundary_ops get_forward_walk_ops get_backward_walk_ops
+        get_walks_intersection_ops get_walks_union_ops
+        reroute_ts swap_ts reroute_inputs swap_inputs reroute_outputs swap_outputs reroute_ios
+        swap_ios add_control_inputs remove_control_inputs
+        detach detach_inputs detach_outputs detach_control_inputs detach_control_outputs connect
+        bypass
+        Transformer TransformerInfo copy copy_with_input_replacements graph_replace copy_op_handler
+        replace_t_with_placeholder_handler keep_t_if_possible_handler
+        transform_op_if_inside_handler
+        get_consuming_ops get_generating_ops get_tensors ControlOutputs make_list_of_op
+        make_list_of_t get_unique_graph is_iterable concatenate_unique flatten_tree transform_tree
+        ListView placeholder_name make_placeholder_from_tensor make_placeholder_from_dtype_and_shape
+        get_predefined_collection_names find_corresponding find_corresponding_elem""".split()},
     # contrib.slim: the whole tf_slim package (see WHOLE_PACKAGES); the names training scripts use
     **{"tf.contrib.slim." + name: _SLIM + "." + name for name in """
         arg_scope add_arg_scope conv2d fully_connected max_pool2d avg_pool2d flatten dropout
@@ -154,7 +172,6 @@ UNSUPPORTED = {
         "tf.contrib.slim.assign_from_checkpoint_fn (tf-slim, provided), or "
         "tf.compat.v1.train.Saver(var_list).restore(sess, path)"),
     "tf.contrib.gan": "TF-GAN (the tensorflow-gan package)",
-    "tf.contrib.graph_editor": "no maintained replacement",
     "tf.contrib.grid_rnn": _CONTRIB_SOURCE,
     "tf.contrib.image": "tf.image, or tensorflow-addons' tfa.image (archived)",
     "tf.contrib.keras": "tf_keras (Keras 2) or keras (Keras 3)",
