@@ -121,6 +121,13 @@ PROVIDED = {
         make_list_of_t get_unique_graph is_iterable concatenate_unique flatten_tree transform_tree
         ListView placeholder_name make_placeholder_from_tensor make_placeholder_from_dtype_and_shape
         get_predefined_collection_names find_corresponding find_corresponding_elem""".split()},
+    # contrib.learn: preprocessing and local-file datasets (ours); its Estimator API is UNSUPPORTED
+    **{"tf.contrib.learn.preprocessing." + name: _PORT + " (tf1clip.contrib.learn.preprocessing)"
+       for name in "VocabularyProcessor CategoricalVocabulary ByteProcessor tokenizer".split()},
+    **{"tf.contrib.learn.datasets." + name: _PORT + " (tf1clip.contrib.learn.datasets; local files only)"
+       for name in "base mnist".split()},
+    "tf.contrib.learn.preprocessing": _PORT + " (tf1clip.contrib.learn.preprocessing)",
+    "tf.contrib.learn.datasets": _PORT + " (tf1clip.contrib.learn.datasets)",
     # contrib.slim: the whole tf_slim package (see WHOLE_PACKAGES); the names training scripts use
     **{"tf.contrib.slim." + name: _SLIM + "." + name for name in """
         arg_scope add_arg_scope conv2d fully_connected max_pool2d avg_pool2d flatten dropout
@@ -183,8 +190,24 @@ UNSUPPORTED = {
                                      "provided), or tf.compat.v1.layers.batch_normalization"),
     "tf.contrib.layers.dropout": "tf.compat.v1.layers.dropout (rate = 1 - keep_prob)",
     "tf.contrib.layers.summarize_tensor": "tf.compat.v1.summary.histogram / scalar",
-    "tf.contrib.learn": _NO_ESTIMATOR,
-    "tf.contrib.learn.datasets": "tf.keras.datasets (e.g. tf.keras.datasets.mnist.load_data())",
+    "tf.contrib.learn": ("tf.estimator (served from tensorflow-estimator 2.15): contrib.learn's "
+                         "estimators became tf.estimator's, with train(input_fn) instead of fit(x, y)"),
+    "tf.contrib.learn.Estimator": ("tf.estimator.Estimator (model_fn returns tf.estimator.EstimatorSpec "
+                                   "instead of ModelFnOps; train(input_fn) instead of fit(x, y))"),
+    "tf.contrib.learn.DNNClassifier": ("tf.estimator.DNNClassifier (train(input_fn) instead of "
+                                       "fit(x, y); tf.compat.v1.estimator.inputs.numpy_input_fn wraps arrays)"),
+    "tf.contrib.learn.DNNRegressor": "tf.estimator.DNNRegressor (train(input_fn) instead of fit(x, y))",
+    "tf.contrib.learn.LinearClassifier": "tf.estimator.LinearClassifier (train(input_fn) instead of fit(x, y))",
+    "tf.contrib.learn.LinearRegressor": "tf.estimator.LinearRegressor (train(input_fn) instead of fit(x, y))",
+    "tf.contrib.learn.SKCompat": ("tf.estimator.* with tf.compat.v1.estimator.inputs.numpy_input_fn "
+                                  "(no scikit-learn style fit/predict wrapper exists)"),
+    "tf.contrib.learn.Experiment": "tf.estimator.train_and_evaluate(estimator, TrainSpec, EvalSpec)",
+    "tf.contrib.learn.RunConfig": "tf.estimator.RunConfig",
+    "tf.contrib.learn.infer_real_valued_columns_from_input": (
+        "a list of tf.feature_column.numeric_column, one per input feature"),
+    "tf.contrib.learn.datasets.load_dataset": (
+        "tf.contrib.learn.datasets.base.load_csv_with_header on a local copy of the file "
+        "(tf1clip does not download)"),
     "tf.contrib.legacy_seq2seq": ("port the function from TensorFlow 1.15's legacy_seq2seq onto "
                                   "tf.contrib.legacy_seq2seq.rnn_decoder / tf.compat.v1.nn"),
     "tf.contrib.linear_optimizer": "tf.compat.v1.train optimizers on a linear model",
