@@ -360,3 +360,44 @@ def test_recompute_gradients_equal_tf_gradients(sess, use_resource):
   sess.run(V1.global_variables_initializer())
   for g_expected, g_got in zip(sess.run(expected, feed), sess.run(got, feed)):
     np.testing.assert_allclose(g_got, g_expected, rtol=1e-5, atol=1e-6)
+
+
+def test_boundaries_and_within_boundary_ops(graph):
+  a, b, c, d, e, f = _chain()
+  inputs, outputs, inside = ge.compute_boundary_ts([c.op, d.op, e.op])
+  assert inputs == [a, b, d.op.inputs[1]] and outputs == [d, e] and inside == [c, d]
+  # From c in both directions without going through d: a, b, and a's other consumer f.
+  assert set(ge.get_within_boundary_ops(graph, c.op, boundary_ops=[d.op])) == {
+      a.op, b.op, c.op, d.op, f.op}
+  assert d.op not in ge.get_within_boundary_ops(graph, c.op, boundary_ops=[d.op], inclusive=False)
+  with pytest.raises(ValueError, match="intersecting"):
+    ge.get_within_boundary_ops(graph, c.op, boundary_ops=[c.op])
+
+
+def test_placeholders_trees_and_corresponding_elements(graph):
+  a, _, _, _, e, _ = _chain()
+  p = ge.ph(tf.int32, [3], scope="s")
+  assert p.op.name == "s/geph" and p.dtype == tf.int32 and p.shape.as_list() == [3]
+  q = ge.make_placeholder_from_tensor(e)
+  assert q.op.name == "geph__e_0" and q.shape == e.shape
+  assert ge.placeholder_name(e, scope="x") == "x/geph__e_0"
+  assert ge.flatten_tree({"k": [a, (e,)], "j": a}) == [a, e, a]
+  assert ge.transform_tree({"k": [1, (2,)]}, lambda x: x * 10) == {"k": [10, (20,)]}
+  other = tf.Graph()
+  with other.as_default():
+    with tf.name_scope("copy"):
+      e2 = tf.tanh(tf.constant(1.0), name="e")
+  assert ge.find_corresponding(e, other, dst_scope="copy") is e2
+  assert ge.find_corresponding([e.op], other, dst_scope="copy") == [e2.op]
+
+
+def test_connect_and_swap_outputs(sess):
+  a, b, c, d, e, f = _chain()
+  g = tf.negative(V1.placeholder(tf.float32, [2], name="p"), name="g")
+  ge.connect(ge.sgv(c.op), ge.sgv(g.op))  # g now reads c
+  assert g.op.inputs[0] is c
+  ge.swap_outputs(ge.sgv(e.op), ge.sgv(g.op))  # nobody consumes e or g: nothing to swap
+  ge.reroute_outputs(ge.sgv(g.op), ge.sgv(d.op))  # d's consumers (e, f) read g instead
+  assert e.op.inputs[0] is g and f.op.inputs[0] is g
+  np.testing.assert_allclose(sess.run(f, FEED), -(np.array(FEED["a:0"]) + FEED["b:0"]) - FEED["a:0"],
+                             rtol=1e-6)

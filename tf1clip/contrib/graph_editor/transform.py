@@ -52,8 +52,8 @@ def assign_renamed_collections_handler(info, elem, elem_):
   source scope to the destination scope (a collection not under the source scope keeps its name).
   """
   known = set(naming.get_predefined_collection_names())
-  for name, collection in info.collections.items():
-    if not op_lists.contains(collection, elem):
+  for name, ids in info.collection_ids.items():
+    if id(elem) not in ids:
       continue
     if name in known or not name.startswith(info.scope):
       transformed_name = name
@@ -204,6 +204,8 @@ class _TmpInfo:
     self.transformed_ts = {}
     self.collections = {key: self.graph.get_collection(key)
                         for key in self.graph.get_all_collection_keys()}
+    # Membership by identity, computed once (a copy tests every op and tensor against every collection).
+    self.collection_ids = {key: {id(x) for x in items} for key, items in self.collections.items()}
     # (original tensor, temporary tensor, consumer op, input index): inputs met before their producer
     # was copied (cycles); `_finalize_cycles` reroutes them to the copies.
     self.tmp_cyclic_ts = []
