@@ -401,3 +401,11 @@ def test_connect_and_swap_outputs(sess):
   assert e.op.inputs[0] is g and f.op.inputs[0] is g
   np.testing.assert_allclose(sess.run(f, FEED), -(np.array(FEED["a:0"]) + FEED["b:0"]) - FEED["a:0"],
                              rtol=1e-6)
+
+
+def test_backward_walk_only_differentiable_stops_at_ops_without_gradient(graph):
+  a = V1.placeholder(tf.float32, None, name="a")  # unknown shape: tf.shape is not folded
+  i = tf.cast(a, tf.int32)
+  shape = tf.shape(tf.cast(i, tf.float32), name="shape")  # Shape has no gradient (NotDifferentiable)
+  assert set(ge.get_backward_walk_ops(shape.op)) >= {a.op, i.op}
+  assert ge.get_backward_walk_ops(shape.op, only_differentiable=True) == [shape.op]

@@ -5,6 +5,10 @@ detach — before subgraph (SubGraphView) and transform / reroute act on it. Gra
 ("memory_saving_gradients") finds the forward pass with `get_backward_walk_ops` / `get_forward_walk_ops`
 and the tensors to keep with `filter_ts` / `filter_ts_from_regex`.
 
+`get_backward_walk_ops(only_differentiable=True)` asks TensorFlow's gradient registry through
+`tensorflow.python.framework.ops.get_gradient_function` (what tf.gradients itself calls; no public
+alias exists).
+
 Walk results are in discovery order: the seeds first, then each wave in the order the edges were met.
 (TF 1.15 built each wave from a set, so its order within a wave varied from run to run.)
 """

@@ -115,9 +115,8 @@ def copy_op_handler(info, op, new_inputs, copy_shape=False, nodedef_fn=None):
     node_def_.attr["frame_name"].s = _copied_frame_name(info, node_def_.attr["frame_name"].s)
   if nodedef_fn is not None:
     node_def_ = nodedef_fn(node_def_)
-  op_ = tf.Operation.from_node_def(node_def_, info.graph_, inputs=list(new_inputs),
-                                   input_types=list(op._input_types),  # pylint: disable=protected-access
-                                   op_def=op.op_def)
+  # Input dtypes (ref types included) come from `new_inputs`; the op_def checks them.
+  op_ = tf.Operation.from_node_def(node_def_, info.graph_, inputs=list(new_inputs), op_def=op.op_def)
   if copy_shape:
     for t, t_ in zip(op.outputs, op_.outputs):
       t_.set_shape(t.shape)
