@@ -3,16 +3,17 @@
 Place in the data flow (DESIGN.md, "Legacy surface"): compat.shims applies it; the TF1 facade
 (compat.v1) asks for it when a script first touches `tf.contrib`, so `import tf1clip` changes nothing.
 Scripts built on tf.contrib.graph_editor (openai's memory_saving_gradients) read `op._outputs[0]` of
-the ops `copy_with_input_replacements` made; TF 2.21's `tf.Operation` has `outputs` but no `_outputs`.
-The patch adds a read-only property aliasing `outputs` and nothing else.
+the ops `copy_with_input_replacements` made and keep ops with `op._inputs`; TF 2.21's `tf.Operation`
+has `outputs` / `inputs` but neither private name. The patch adds read-only properties aliasing them
+and nothing else.
 """
 
 from tf1clip.compat import shims
 
 PATCHES = (
     shims.Patch(
-        target="tensorflow.python.framework.ops:Operation._outputs",
-        source="tf1clip.contrib.graph_editor.in_place:add_operation_outputs_alias",
-        needed_by="TF 1.x graph-editor scripts (memory_saving_gradients) reading op._outputs",
+        target="tensorflow.python.framework.ops:Operation._outputs, Operation._inputs",
+        source="tf1clip.contrib.graph_editor.in_place:add_operation_io_aliases",
+        needed_by="TF 1.x graph-editor scripts (memory_saving_gradients) reading op._outputs / op._inputs",
         call=True),
 )

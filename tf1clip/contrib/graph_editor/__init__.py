@@ -18,8 +18,8 @@ Modules, by concern (as TF 1.15's):
               edits: TF 2.21's public API cannot change an existing op)
 
 The TF1 facade applies the "graph_editor" shim (compat/graph_editor_shim.py) when a script first
-touches tf.contrib: `tf.Operation._outputs`, an alias of `outputs` that TF 1.x graph-editor scripts
-read on copied ops.
+touches tf.contrib: `tf.Operation._outputs` / `_inputs`, aliases of `outputs` / `inputs` that TF 1.x
+graph-editor scripts read.
 """
 
 from tf1clip.contrib import catalog as _catalog

@@ -15,9 +15,10 @@ Copying ops does not need them: `tf.Operation.from_node_def` (public) builds a c
 NodeDef, keeping its attributes (so its gradient and its `_gradient_op_type` override), device and
 colocation. If a later TensorFlow drops one of these methods, `check_available` names it.
 
-`add_operation_outputs_alias` is what the "graph_editor" shim (compat/graph_editor_shim.py) applies:
+`add_operation_io_aliases` is what the "graph_editor" shim (compat/graph_editor_shim.py) applies:
 TF 1.x scripts built on the graph editor (openai's memory_saving_gradients) read `op._outputs[0]` of
-copied ops; TF 2.21's Operation has no `_outputs`, so the shim adds a read-only alias of `op.outputs`.
+copied ops and filter ops by `op._inputs`; TF 2.21's Operation has neither, so the shim adds read-only
+aliases of `op.outputs` and `op.inputs`.
 """
 
 import tensorflow as tf
@@ -63,14 +64,18 @@ def set_control_inputs(op, control_ops):
   add_control_inputs(op, control_ops)
 
 
-def add_operation_outputs_alias():
-  """Adds `tf.Operation._outputs`, a read-only alias of `outputs`, when missing (the shim's patch).
+def add_operation_io_aliases():
+  """Adds `tf.Operation._outputs` and `_inputs`, read-only aliases of `outputs` / `inputs`, when missing.
+
+  This is the "graph_editor" shim's patch (compat/graph_editor_shim.py).
 
   Returns:
-    True when it was added, False when `tf.Operation` already had `_outputs`.
+    True when an alias was added, False when `tf.Operation` had both already.
   """
-  if hasattr(tf.Operation, "_outputs"):
-    return False
-  tf.Operation._outputs = property(lambda self: self.outputs, doc="TF 1.x alias of `outputs`.")  # pylint: disable=protected-access
-  return True
-
+  added = False
+  for alias, public in (("_outputs", "outputs"), ("_inputs", "inputs")):
+    if not hasattr(tf.Operation, alias):
+      setattr(tf.Operation, alias, property(lambda self, name=public: getattr(self, name),
+                                            doc="TF 1.x alias of `%s`." % public))
+      added = True
+  return added
