@@ -56,8 +56,8 @@ def test_unsupported_submodule_names_the_whole_symbol_and_the_replacement():
 
 
 def test_calling_an_unsupported_submodule_fails_too():
-  with pytest.raises(catalog.ContribNotProvidedError, match=r"^tf\.contrib\.learn is not provided"):
-    contrib.learn()
+  with pytest.raises(catalog.ContribNotProvidedError, match=r"^tf\.contrib\.tpu is not provided"):
+    contrib.tpu()
 
 
 def test_from_import_of_an_unsupported_name_raises_our_message_not_pythons():

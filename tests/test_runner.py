@@ -125,8 +125,8 @@ def test_unsupported_contrib_symbol_stops_the_script_with_its_name_and_replaceme
   assert lines[2].startswith("IMPORT_ERROR tf.contrib.tensor_forest.RandomForestGraphs is not provided")
   assert lines[3].startswith("ATTRIBUTE_ERROR tf.estimator is not provided by tf1clip")
   assert lines[4].startswith(
-      "IMPORT_ERROR tf.examples is not provided by tf1clip (TensorFlow 2.21 has no such name): "
-      "the MNIST tutorial reader")
+      "IMPORT_ERROR tf.pywrap_tensorflow is not provided by tf1clip (TensorFlow 2.21 has no such "
+      "name): use tf.train.NewCheckpointReader(path)")
   assert lines[5:] == ["building the model"]  # and nothing after the failing line
   script = os.path.join(FIXTURES, "unsupported_contrib.py")
   with open(script) as f:

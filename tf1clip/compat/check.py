@@ -166,6 +166,11 @@ class _Resolver:
         reported, rest = parts[:1 + len(key_parts)], rest[len(key_parts):]
         break
     else:
+      for key, module_name in surface.TF1CLIP_MODULES.items():
+        key_parts = key.split(".")
+        if rest[:len(key_parts)] == key_parts or key_parts[:len(rest)] == rest:
+          return (".".join(parts[:1 + len(key_parts)] if len(rest) >= len(key_parts) else parts),
+                  PROVIDED, "tf1clip's port (%s)" % module_name)
       if rest[:2] == ["compat", "v2"]:
         obj, reported, rest = self._tf.compat.v2, parts[:3], rest[2:]
       else:
@@ -210,6 +215,8 @@ def _resolve_contrib(parts):
   if len(parts) > 3 and parts[3].startswith("__"):
     parts = parts[:3]  # `rnn.__name__` is a use of the module
   reported = ".".join(parts[:4])  # the module or object; deeper parts are its attributes
+  if any(name.startswith(reported + ".") for name in catalog.PROVIDED):
+    reported = ".".join(parts[:5])  # a provided sub-package (tf.contrib.learn.preprocessing.X)
   if catalog.is_provided(reported):
     return reported, PROVIDED, "from " + catalog.PROVIDED.get(reported, "tf1clip.contrib." + parts[2])
   note = catalog.explain(reported)

@@ -8,6 +8,7 @@ A TF1 script's `tf.<name>` resolves, in this order, to:
   3. `tf.compat.v1`            -> the TF1 API itself; `tf.compat.v2` -> the real TF2 API
   4. anything else             -> `tf.compat.v1.<name>` of the installed TensorFlow (flags, app, logging,
                                   gfile, train, summary, test, ... are all still there)
+  4b. `tf.examples.tutorials.mnist.input_data` -> tf1clip's own module (TF1CLIP_MODULES)
   5. names TF 2.21 dropped     -> a NotProvidedError naming the symbol and its replacement (REMOVED)
 
 Data flow: compat.surface <- compat.v1 (the facade) <- compat.importer <- compat.runner <- cli, and
@@ -34,8 +35,14 @@ REMOVED = {
         "use tf.train.NewCheckpointReader(path) (or tf.train.load_checkpoint / "
         "tf.train.list_variables) to read checkpoints"),
     "examples": (
-        "the MNIST tutorial reader (tensorflow.examples.tutorials.mnist) is gone; "
-        "use tf.keras.datasets.mnist.load_data()"),
+        "tf1clip serves tensorflow.examples.tutorials.mnist.input_data (from local files) and no other "
+        "tutorial module; copy the tutorial code you need into your project"),
+}
+
+# TF1 modules TensorFlow 2.21 dropped that tf1clip serves itself: dotted name below `tf.` -> module.
+# The facade builds the namespaces on the way (tf.examples, tf.examples.tutorials, ...).
+TF1CLIP_MODULES = {
+    "examples.tutorials.mnist.input_data": "tf1clip.contrib.learn.datasets.mnist",
 }
 
 

@@ -66,6 +66,8 @@ def _this_module():
 
 
 def _contrib():
+  # TF 1.x graph-editor scripts read `op._outputs`; put that alias back before contrib is used.
+  _importlib.import_module("tf1clip.compat.shims").apply("graph_editor")
   try:
     return _importlib.import_module(_surface.CONTRIB_PACKAGE)
   except ModuleNotFoundError as e:
@@ -75,6 +77,22 @@ def _contrib():
         "tf.contrib", "this tf1clip installation has no tf1clip.contrib package")) from None
 
 
+def _served_namespace(top):
+  """`tf.<top>`: namespaces leading to the modules surface.TF1CLIP_MODULES lists below `top`."""
+  root = _types.ModuleType(__name__ + "." + top)
+  for dotted, module_name in _surface.TF1CLIP_MODULES.items():
+    parts = dotted.split(".")
+    if parts[0] != top:
+      continue
+    node = root
+    for part in parts[1:-1]:
+      if part not in node.__dict__:
+        setattr(node, part, _types.ModuleType(node.__name__ + "." + part))
+      node = getattr(node, part)
+    setattr(node, parts[-1], _importlib.import_module(module_name))
+  return root
+
+
 # Top-level TF1 names this module resolves itself; each maker runs once, on first use.
 _REPLACEMENTS = {
     "contrib": _contrib,
@@ -82,6 +100,7 @@ _REPLACEMENTS = {
     "layers": _import(_surface.TF_KERAS_MODULES["layers"]),
     "nn": lambda: _Namespace(__name__ + ".nn", _V1.nn, {
         "rnn_cell": _import(_surface.TF_KERAS_MODULES["nn.rnn_cell"])}),
+    "examples": lambda: _served_namespace("examples"),
     "compat": lambda: _Namespace(__name__ + ".compat", _V1.compat, {
         "v1": _this_module,
         "v2": lambda: _tf.compat.v2}),

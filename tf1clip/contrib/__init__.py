@@ -14,6 +14,8 @@ Provided (behaving as in TF 1.15; see `PROVIDED` for every name and where it com
   framework       global step and variable-collection helpers
   opt             clip_gradients_by_global_norm, MultitaskOptimizerWrapper, LazyAdamOptimizer
   training        HParams
+  graph_editor    TF 1.15's graph editor (select, subgraph, reroute, edit, transform), our own code
+  learn           preprocessing (VocabularyProcessor, ...) and datasets (mnist, CSV) from local files
   slim            the whole tf-slim 1.1.0 package, run on TensorFlow 2.21 by tf1clip.contrib.slim's shim
 
 Everything else fails where the script first uses it, with a `ContribNotProvidedError` (an

@@ -134,6 +134,31 @@ PROVIDED = {
     "tf.contrib.opt.LazyAdamOptimizer": _PORT + "; a tf.compat.v1.train.AdamOptimizer subclass",
     # contrib.training
     "tf.contrib.training.HParams": _PORT + " (without the protocol-buffer methods)",
+    # contrib.graph_editor: ours, on tf.Graph / tf.Operation (in_place.py holds the private calls)
+    **{"tf.contrib.graph_editor." + name: _PORT + " (tf1clip.contrib.graph_editor)" for name in """
+        sgv sgv_scope ph make_view make_view_from_scope SubGraphView
+        select_ops select_ts select_ops_and_ts filter_ts filter_ts_from_regex filter_ops
+        filter_ops_from_regex get_name_scope_ops get_ops_ios compute_boundary_ts check_cios
+        get_within_boundary_ops get_forward_walk_ops get_backward_walk_ops
+        get_walks_intersection_ops get_walks_union_ops
+        reroute_ts swap_ts reroute_inputs swap_inputs reroute_outputs swap_outputs reroute_ios
+        swap_ios add_control_inputs remove_control_inputs
+        detach detach_inputs detach_outputs detach_control_inputs detach_control_outputs connect
+        bypass
+        Transformer TransformerInfo copy copy_with_input_replacements graph_replace copy_op_handler
+        replace_t_with_placeholder_handler keep_t_if_possible_handler
+        transform_op_if_inside_handler
+        get_consuming_ops get_generating_ops get_tensors ControlOutputs make_list_of_op
+        make_list_of_t get_unique_graph is_iterable concatenate_unique flatten_tree transform_tree
+        ListView placeholder_name make_placeholder_from_tensor make_placeholder_from_dtype_and_shape
+        get_predefined_collection_names find_corresponding find_corresponding_elem""".split()},
+    # contrib.learn: preprocessing and local-file datasets (ours); its Estimator API is UNSUPPORTED
+    **{"tf.contrib.learn.preprocessing." + name: _PORT + " (tf1clip.contrib.learn.preprocessing)"
+       for name in "VocabularyProcessor CategoricalVocabulary ByteProcessor tokenizer".split()},
+    **{"tf.contrib.learn.datasets." + name: _PORT + " (tf1clip.contrib.learn.datasets; local files only)"
+       for name in "base mnist".split()},
+    "tf.contrib.learn.preprocessing": _PORT + " (tf1clip.contrib.learn.preprocessing)",
+    "tf.contrib.learn.datasets": _PORT + " (tf1clip.contrib.learn.datasets)",
     # contrib.slim: the whole tf_slim package (see WHOLE_PACKAGES); the names training scripts use
     **{"tf.contrib.slim." + name: _SLIM + "." + name for name in """
         arg_scope add_arg_scope conv2d fully_connected max_pool2d avg_pool2d flatten dropout
@@ -187,7 +212,6 @@ UNSUPPORTED = {
         "tf.contrib.slim.assign_from_checkpoint_fn (tf-slim, provided), or "
         "tf.compat.v1.train.Saver(var_list).restore(sess, path)"),
     "tf.contrib.gan": "TF-GAN (the tensorflow-gan package)",
-    "tf.contrib.graph_editor": "no maintained replacement",
     "tf.contrib.grid_rnn": _CONTRIB_SOURCE,
     "tf.contrib.image": "tf.image, or tensorflow-addons' tfa.image (archived)",
     "tf.contrib.keras": "tf_keras (Keras 2) or keras (Keras 3)",
@@ -199,8 +223,24 @@ UNSUPPORTED = {
                                      "provided), or tf.compat.v1.layers.batch_normalization"),
     "tf.contrib.layers.dropout": "tf.compat.v1.layers.dropout (rate = 1 - keep_prob)",
     "tf.contrib.layers.summarize_tensor": "tf.compat.v1.summary.histogram / scalar",
-    "tf.contrib.learn": _NO_ESTIMATOR,
-    "tf.contrib.learn.datasets": "tf.keras.datasets (e.g. tf.keras.datasets.mnist.load_data())",
+    "tf.contrib.learn": ("tf.estimator (served from tensorflow-estimator 2.15): contrib.learn's "
+                         "estimators became tf.estimator's, with train(input_fn) instead of fit(x, y)"),
+    "tf.contrib.learn.Estimator": ("tf.estimator.Estimator (model_fn returns tf.estimator.EstimatorSpec "
+                                   "instead of ModelFnOps; train(input_fn) instead of fit(x, y))"),
+    "tf.contrib.learn.DNNClassifier": ("tf.estimator.DNNClassifier (train(input_fn) instead of "
+                                       "fit(x, y); tf.compat.v1.estimator.inputs.numpy_input_fn wraps arrays)"),
+    "tf.contrib.learn.DNNRegressor": "tf.estimator.DNNRegressor (train(input_fn) instead of fit(x, y))",
+    "tf.contrib.learn.LinearClassifier": "tf.estimator.LinearClassifier (train(input_fn) instead of fit(x, y))",
+    "tf.contrib.learn.LinearRegressor": "tf.estimator.LinearRegressor (train(input_fn) instead of fit(x, y))",
+    "tf.contrib.learn.SKCompat": ("tf.estimator.* with tf.compat.v1.estimator.inputs.numpy_input_fn "
+                                  "(no scikit-learn style fit/predict wrapper exists)"),
+    "tf.contrib.learn.Experiment": "tf.estimator.train_and_evaluate(estimator, TrainSpec, EvalSpec)",
+    "tf.contrib.learn.RunConfig": "tf.estimator.RunConfig",
+    "tf.contrib.learn.infer_real_valued_columns_from_input": (
+        "a list of tf.feature_column.numeric_column, one per input feature"),
+    "tf.contrib.learn.datasets.load_dataset": (
+        "tf.contrib.learn.datasets.base.load_csv_with_header on a local copy of the file "
+        "(tf1clip does not download)"),
     "tf.contrib.legacy_seq2seq": ("port the function from TensorFlow 1.15's legacy_seq2seq onto "
                                   "tf.contrib.legacy_seq2seq.rnn_decoder / tf.compat.v1.nn"),
     "tf.contrib.linear_optimizer": "tf.compat.v1.train optimizers on a linear model",

@@ -1,0 +1,103 @@
+"""`tf.contrib.learn.datasets.base`: the Dataset / Datasets tuples and the CSV loaders, from local files only.
+
+Place in the data flow (DESIGN.md): contrib.learn (our own code, TF 1.15's semantics) <- compat (the
+facade, the runner) <- cli. TF 1.15 downloaded missing files (`maybe_download`); tf1clip never uses the
+network: a file that is not there is an error saying which file to put where.
+"""
+
+import collections
+import csv
+import os
+
+import numpy as np
+import tensorflow as tf
+
+Dataset = collections.namedtuple("Dataset", ["data", "target"])
+Datasets = collections.namedtuple("Datasets", ["train", "validation", "test"])
+
+
+class DatasetFileMissingError(FileNotFoundError):
+  """A data file TF 1.x would have downloaded is not on disk (tf1clip does not download)."""
+
+
+def load_csv_with_header(filename, target_dtype, features_dtype, target_column=-1):
+  """Loads a CSV whose first row is "<n_samples>,<n_features>,..." (the iris / boston files' format).
+
+  Args:
+    filename: path of the CSV file.
+    target_dtype: numpy dtype of the target column.
+    features_dtype: numpy dtype of the features.
+    target_column: index of the target in each row (default: the last).
+
+  Returns:
+    Dataset(data=[n_samples, n_features] array, target=[n_samples] array).
+
+  Raises:
+    DatasetFileMissingError: no such file.
+    ValueError: a row that does not parse, or more rows than the header announces.
+  """
+  _require(filename)
+  with tf.io.gfile.GFile(filename) as csv_file:
+    rows = csv.reader(csv_file)
+    header = next(rows)
+    n_samples, n_features = int(header[0]), int(header[1])
+    data = np.zeros((n_samples, n_features), dtype=features_dtype)
+    target = np.zeros((n_samples,), dtype=target_dtype)
+    for i, row in enumerate(rows):
+      if i >= n_samples:
+        raise ValueError("%s has more rows than its header's n_samples=%d" % (filename, n_samples))
+      target[i] = np.asarray(row.pop(target_column), dtype=target_dtype)
+      data[i] = np.asarray(row, dtype=features_dtype)
+  return Dataset(data=data, target=target)
+
+
+def load_csv_without_header(filename, target_dtype, features_dtype, target_column=-1):
+  """Loads a CSV of rows "<features...>,<target>" (the target at `target_column`).
+
+  Args:
+    filename: path of the CSV file.
+    target_dtype: numpy dtype of the target column.
+    features_dtype: numpy dtype of the features.
+    target_column: index of the target in each row (default: the last).
+
+  Returns:
+    Dataset(data=[n_samples, n_features] array, target=[n_samples] array).
+
+  Raises:
+    DatasetFileMissingError: no such file.
+  """
+  _require(filename)
+  data, target = [], []
+  with tf.io.gfile.GFile(filename) as csv_file:
+    for row in csv.reader(csv_file):
+      target.append(row.pop(target_column))
+      data.append(np.asarray(row, dtype=features_dtype))
+  return Dataset(data=np.array(data), target=np.array(target, dtype=target_dtype))
+
+
+def _require(filename):
+  if not tf.io.gfile.exists(filename):
+    raise DatasetFileMissingError(
+        "%s does not exist; tf1clip reads datasets from local files only (no download)" % filename)
+
+
+def maybe_download(filename, work_directory, source_url):
+  """The path of `filename` in `work_directory`, which must already hold it (tf1clip does not download).
+
+  Args:
+    filename: the file's name.
+    work_directory: the directory it must be in.
+    source_url: where TF 1.x would have downloaded it from (named in the error).
+
+  Returns:
+    os.path.join(work_directory, filename).
+
+  Raises:
+    DatasetFileMissingError: the file is not there; the message says what to download from where.
+  """
+  path = os.path.join(work_directory, filename)
+  if not tf.io.gfile.exists(path):
+    raise DatasetFileMissingError(
+        "%s is missing: tf1clip does not download datasets. Download %s and put it in %s"
+        % (path, source_url, os.path.abspath(work_directory)))
+  return path
