@@ -273,7 +273,10 @@ UNSUPPORTED = {
     "tf.contrib.distributions": (
         "tensorflow-probability 0.25's tfp.distributions (the *WithSoftplus* classes: pass "
         "tf.nn.softplus(scale) to the plain class)"),
-    "tf.contrib.distributions.bijectors": "tensorflow-probability 0.25's tfp.bijectors",
+    "tf.contrib.distributions.bijectors.Gumbel": "tfp.bijectors.GumbelCDF (renamed)",
+    "tf.contrib.distributions.bijectors.Kumaraswamy": "tfp.bijectors.KumaraswamyCDF (renamed)",
+    "tf.contrib.distributions.bijectors.Weibull": "tfp.bijectors.WeibullCDF (renamed)",
+    "tf.contrib.distributions.bijectors.ScaleTriL": "tfp.bijectors.FillScaleTriL (renamed)",
     "tf.contrib.distributions.bijectors.Affine": (
         "tfp.bijectors.Shift(shift)(tfp.bijectors.ScaleMatvecTriL(scale_tril)) (Affine was removed "
         "from tensorflow-probability)"),

@@ -317,9 +317,9 @@ def _label_components(images):
   while True:
     previous = flat.copy()
     for head, tail, same in joins:
-      lo = np.minimum(labels[head], labels[tail])
-      labels[head] = np.where(same, lo, labels[head])
-      labels[tail] = np.where(same, lo, labels[tail])
+      # Only ever lower a label, so a round that changes nothing means every joined pair agrees.
+      labels[head] = np.minimum(labels[head], np.where(same, labels[tail], size))
+      labels[tail] = np.minimum(labels[tail], np.where(same, labels[head], size))
     nonzero = flat < size
     flat[nonzero] = flat[flat[nonzero]]  # pointer jumping: follow the root's own label
     if np.array_equal(previous, flat):

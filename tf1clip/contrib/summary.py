@@ -9,9 +9,9 @@ served as those same objects (`catalog.SERVED`). The classic graph-mode use:
     writer = tf.contrib.summary.create_file_writer(logdir)
     with writer.as_default(), tf.contrib.summary.always_record_summaries():
       tf.contrib.summary.scalar("loss", loss)            # step: the global step
-    with tf.Session() as sess:
-      tf.contrib.summary.initialize(graph=tf.get_default_graph(), session=sess)
-      sess.run(tf.contrib.summary.all_summary_ops())
+      with tf.Session() as sess:
+        tf.contrib.summary.initialize(graph=tf.get_default_graph(), session=sess)  # needs the writer
+        sess.run(tf.contrib.summary.all_summary_ops())
 """
 
 from tf1clip.contrib import catalog
