@@ -210,6 +210,8 @@ def _resolve_contrib(parts):
   if len(parts) > 3 and parts[3].startswith("__"):
     parts = parts[:3]  # `rnn.__name__` is a use of the module
   reported = ".".join(parts[:4])  # the module or object; deeper parts are its attributes
+  if len(parts) > 4 and any(name.startswith(reported + ".") for name in catalog.PROVIDED):
+    reported = ".".join(parts[:5])  # a module one level down (distributions.bijectors.Exp)
   if catalog.is_provided(reported):
     return reported, PROVIDED, "from " + catalog.PROVIDED.get(reported, "tf1clip.contrib." + parts[2])
   note = catalog.explain(reported)
