@@ -228,6 +228,7 @@ _serve("training", "tf_slim:training", """
 _serve("training", "tf_slim:evaluation", """
     StopAfterNEvalsHook SummaryAtEndHook checkpoints_iterator evaluate_once evaluate_repeatedly
     get_or_create_eval_step wait_for_new_checkpoint""")
+_serve("training", "tf1clip.contrib.training_buckets:", "bucket bucket_by_sequence_length")
 
 
 
@@ -362,9 +363,6 @@ UNSUPPORTED = {
     "tf.contrib.tpu": ("tf.distribute.TPUStrategy (TPUEstimator went with tf.estimator, removed in "
                        "TensorFlow 2.16)"),
     "tf.contrib.training": "tf.data for input pipelines, tf.compat.v1.train for the loop",
-    "tf.contrib.training.bucket_by_sequence_length": (
-        "tf.data.experimental.bucket_by_sequence_length (a tf.data transformation; TF 1.15's "
-        "version was built on queue runners)"),
     "tf.contrib.training.stratified_sample": (
         "tf.data.experimental.rejection_resample (a tf.data transformation; TF 1.15's version was "
         "built on queue runners)"),
