@@ -148,6 +148,9 @@ _serve("framework", "tensorflow:train", "list_variables load_variable load_check
 _serve("framework", "tensorflow:compat.v1.train", "init_from_checkpoint")
 _serve("framework", "tensorflow:compat.v1", "is_tensor convert_to_tensor_or_sparse_tensor")
 _serve("framework", "tensorflow.python.util:", "nest")
+_serve("framework", "tensorflow:", "sort argsort")  # TF 1.13 moved them from contrib to core
+_serve("framework", "tensorflow.python.framework.ops:", "get_name_scope")
+_serve("framework", "tensorflow.python.framework.smart_cond:", "smart_cond")
 # contrib.metrics: tf-slim's metrics are TF 1.15's contrib.metrics moved out.
 _serve("metrics", "tf_slim:metrics", """
     accuracy aggregate_metric_map aggregate_metrics auc_using_histogram auc_with_confidence_intervals
