@@ -246,3 +246,18 @@ def test_import_of_tf1clip_does_not_touch_numpy():
   with pytest.raises(AttributeError):
     numpy.asscalar  # pylint: disable=pointless-statement
   assert inspect.ismodule(contrib.metrics)
+
+
+def test_bow_encoder_is_the_mean_embedding_of_each_rows_non_padding_ids(sess):
+  ids = np.array([[1, 3, 0], [0, 0, 0], [2, 2, 3]])
+  table = np.arange(8.0, dtype=np.float32).reshape(4, 2) ** 1.5
+  sparse = contrib.layers.bow_encoder(ids, 4, 2, initializer=tf.constant_initializer(table))
+  dense = contrib.layers.bow_encoder(ids, 4, 2, sparse_lookup=False, scope="bow_encoder",
+                                     reuse=True)
+  assert [v.op.name for v in tf.compat.v1.get_collection(
+      tf.compat.v1.GraphKeys.MODEL_VARIABLES)] == ["bow_encoder/embeddings"]
+  sess.run(tf.compat.v1.global_variables_initializer())
+  got_sparse, got_dense = sess.run([sparse, dense])
+  expected = [table[[1, 3]].mean(0), table[0], table[[2, 2, 3]].mean(0)]  # an empty row: id 0
+  np.testing.assert_allclose(got_sparse, expected, rtol=1e-6)
+  np.testing.assert_allclose(got_dense, table[ids].mean(1), rtol=1e-6)

@@ -63,6 +63,7 @@ PROVIDED = {
     "tf.contrib.layers.layer_norm": _PORT + "; variables LayerNorm/beta, LayerNorm/gamma",
     "tf.contrib.layers.flatten": _PORT,
     "tf.contrib.layers.embed_sequence": _PORT + "; variable EmbedSequence/embeddings",
+    "tf.contrib.layers.bow_encoder": _PORT + "; variable bow_encoder/embeddings",
     # contrib.rnn
     "tf.contrib.rnn.RNNCell": _CELLS + ".RNNCell",
     "tf.contrib.rnn.BasicRNNCell": _CELLS + ".BasicRNNCell",

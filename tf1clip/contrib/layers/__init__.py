@@ -11,6 +11,7 @@ ContribNotProvidedError with a replacement.
 from tf1clip.contrib import catalog
 from tf1clip.contrib.layers.core import flatten
 from tf1clip.contrib.layers.core import fully_connected
+from tf1clip.contrib.layers.encoders import bow_encoder
 from tf1clip.contrib.layers.encoders import embed_sequence
 from tf1clip.contrib.layers.initializers import variance_scaling_initializer
 from tf1clip.contrib.layers.initializers import xavier_initializer
