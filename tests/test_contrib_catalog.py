@@ -73,9 +73,10 @@ def test_from_import_of_an_unsupported_name_raises_our_message_not_pythons():
 
 
 @pytest.mark.parametrize("module,attr", [
-    ("layers", "conv2d"), ("layers", "batch_norm"), ("framework", "arg_scope"),
+    ("layers", "real_valued_column"), ("summary", "create_db_writer"),
+    ("framework", "zero_initializer"),
     ("opt", "AdamWOptimizer"), ("rnn", "LSTMBlockCell"), ("legacy_seq2seq", "attention_decoder"),
-    ("training", "bucket_by_sequence_length"), ("estimator", "DNNEstimator")])
+    ("training", "stratified_sample"), ("estimator", "DNNEstimator")])
 def test_unknown_names_on_provided_submodules_fail_with_advice(module, attr):
   with pytest.raises(catalog.ContribNotProvidedError) as err:
     getattr(getattr(contrib, module), attr)

@@ -250,5 +250,6 @@ def test_apply_regularization_rejects_missing_weights_and_non_scalars(graph):
 
 
 def test_layers_module_reports_what_it_lacks(graph):
-  with pytest.raises(catalog.ContribNotProvidedError, match="tf.compat.v1.layers.conv2d"):
-    layers.conv2d  # pylint: disable=pointless-statement
+  with pytest.raises(catalog.ContribNotProvidedError,
+                     match=r"tf\.contrib\.layers\.conv_no_such_layer .*tf\.compat\.v1\.layers"):
+    layers.conv_no_such_layer  # pylint: disable=pointless-statement

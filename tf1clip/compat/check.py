@@ -215,8 +215,9 @@ def _resolve_contrib(parts):
   if len(parts) > 3 and parts[3].startswith("__"):
     parts = parts[:3]  # `rnn.__name__` is a use of the module
   reported = ".".join(parts[:4])  # the module or object; deeper parts are its attributes
-  if any(name.startswith(reported + ".") for name in catalog.PROVIDED):
-    reported = ".".join(parts[:5])  # a provided sub-package (tf.contrib.learn.preprocessing.X)
+  if len(parts) > 4 and any(name.startswith(reported + ".") for name in catalog.PROVIDED):
+    # a provided sub-package or a module one level down (learn.preprocessing.X, bijectors.Exp)
+    reported = ".".join(parts[:5])
   if catalog.is_provided(reported):
     return reported, PROVIDED, "from " + catalog.PROVIDED.get(reported, "tf1clip.contrib." + parts[2])
   note = catalog.explain(reported)

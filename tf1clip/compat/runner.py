@@ -8,7 +8,8 @@ opened). The traceback shows the user's frames, not the runner's.
 
 The one difference: `import tensorflow` in the script and in the user's modules next to it gives the
 TF1 API (compat.v1, through the compat.importer hook); TensorFlow is imported when the script first
-imports it, with `TF_USE_LEGACY_KERAS=1` set beforehand.
+imports it, with `TF_USE_LEGACY_KERAS=1` set beforehand. NumPy answers the NumPy 1.x names the
+script may use (`np.int`, `np.asscalar`, ...; compat.numpy_legacy), each with one DeprecationWarning.
 
 Data flow: compat.v1 <- compat.importer <- compat.runner <- cli.
 """
@@ -21,6 +22,7 @@ import traceback
 import types
 
 from tf1clip.compat import importer as importer_lib
+from tf1clip.compat import numpy_legacy
 from tf1clip.compat import surface
 
 _PLUMBING = frozenset(os.path.normcase(os.path.abspath(f)) for f in (__file__, importer_lib.__file__))
@@ -71,6 +73,7 @@ def run_script(script_path, script_args):
   else:
     sys.path.insert(0, script_dir)
   importer_lib.LegacyImporter(script_dir).install()
+  numpy_legacy.install()  # np.int, np.float, np.asscalar, ... as the NumPy 1.x the script expects
 
   main = types.ModuleType("__main__")
   main.__dict__.update(

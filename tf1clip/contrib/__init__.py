@@ -3,17 +3,25 @@
 Place in the data flow (DESIGN.md): clipping <- transforms <- optimizer <- **contrib** <- compat <- cli.
 The TF1 facade serves this package as `tf.contrib` and the runner as `tensorflow.contrib`.
 
-Provided (behaving as in TF 1.15; see `PROVIDED` for every name and where it comes from):
+Provided (behaving as in TF 1.15; see `PROVIDED` for every name and where it comes from; names
+that still exist elsewhere are served as those objects, through `catalog.SERVED`):
   estimator       clip_gradients_by_norm (tf1clip.optimizer)
   layers          optimize_loss, adaptive_clipping_fn, OPTIMIZER_CLS_NAMES (tf1clip.training_op),
-                  initializers, regularizers, fully_connected, layer_norm, flatten, embed_sequence
+                  initializers, regularizers, fully_connected, layer_norm, flatten, embed_sequence;
+                  conv2d, batch_norm, max_pool2d, dropout, repeat, stack, summarize_*, ... (tf-slim)
   rnn             the TF1 cells and wrappers (tf-keras' legacy cells), static_rnn, NASCell, ...
   legacy_seq2seq  rnn_decoder, basic_rnn_seq2seq, sequence_loss, sequence_loss_by_example
   seq2seq         dynamic_decode, BasicDecoder, the Helpers, attention, BeamSearchDecoder,
                   sequence_loss (tf1clip.contrib.seq2seq, TF 1.15's variable names)
-  framework       global step and variable-collection helpers
+  framework       global step and variable-collection helpers; arg_scope, assign_from_checkpoint_fn,
+                  ... (tf-slim); list_variables, load_variable, nest (TensorFlow)
+  metrics, losses tf-slim's streaming metrics and contrib-order losses (+ losses.metric_learning)
+  distributions   tf.compat.v1.distributions' classes, the rest and `bijectors` from tfp 0.25
+  summary         the graph-mode writer API (TensorFlow's summary_ops_v2)
+  image           rotate, transform, dense_image_warp, connected_components, ... (tf1clip's own)
+  signal, util    tf.signal; make_tensor_proto, constant_value
   opt             clip_gradients_by_global_norm, MultitaskOptimizerWrapper, LazyAdamOptimizer
-  training        HParams
+  training        HParams, bucket_by_sequence_length (ours); create_train_op, train, evaluate_* (tf-slim)
   graph_editor    TF 1.15's graph editor (select, subgraph, reroute, edit, transform), our own code
   learn           preprocessing (VocabularyProcessor, ...) and datasets (mnist, CSV) from local files
   slim            the whole tf-slim 1.1.0 package, run on TensorFlow 2.21 by tf1clip.contrib.slim's shim

@@ -63,6 +63,7 @@ PROVIDED = {
     "tf.contrib.layers.layer_norm": _PORT + "; variables LayerNorm/beta, LayerNorm/gamma",
     "tf.contrib.layers.flatten": _PORT,
     "tf.contrib.layers.embed_sequence": _PORT + "; variable EmbedSequence/embeddings",
+    "tf.contrib.layers.bow_encoder": _PORT + "; variable bow_encoder/embeddings",
     # contrib.rnn
     "tf.contrib.rnn.RNNCell": _CELLS + ".RNNCell",
     "tf.contrib.rnn.BasicRNNCell": _CELLS + ".BasicRNNCell",
@@ -167,6 +168,139 @@ PROVIDED = {
         variable local_variable global_variable""".split()},
 }
 
+# Dotted TF1 name -> "python.module:attribute.path" of the object served under it, resolved on first
+# access by the contrib module's `__getattr__` (see `served`). Each is the same object TensorFlow 2.21,
+# tf-slim, tensorflow-probability (or tf1clip's own module) holds, so tests compare identities.
+SERVED = {}
+
+
+def _serve(module, source, names):
+  """Adds `tf.contrib.<module>.<name>` -> `<source>.<name>` to SERVED for each of `names`."""
+  package, _, prefix = source.partition(":")
+  for name in names.split():
+    SERVED["tf.contrib.%s.%s" % (module, name)] = "%s:%s" % (package, (prefix + "." + name).lstrip("."))
+
+
+# contrib.layers: TF 1.15's layer functions are tf-slim's (tf-slim is contrib.layers moved out).
+_serve("layers", "tf_slim:", """
+    avg_pool2d avg_pool3d batch_norm bias_add conv1d conv2d conv2d_in_plane conv2d_transpose conv3d
+    conv3d_transpose convolution convolution1d convolution2d convolution2d_in_plane
+    convolution2d_transpose convolution3d convolution3d_transpose dense_to_sparse dropout elu GDN gdn
+    group_norm images_to_sequence instance_norm legacy_fully_connected legacy_linear legacy_relu
+    linear max_pool2d max_pool3d maxout one_hot_encoding pool relu relu6 repeat scale_gradient
+    separable_conv2d separable_convolution2d sequence_to_images softmax spatial_softmax stack
+    unit_norm summarize_activation summarize_activations summarize_biases summarize_collection
+    summarize_tensor summarize_tensors summarize_variables summarize_weights RevBlock rev_block
+    recompute_grad""")
+_serve("layers", "tf_slim.layers:layers", "poincare_normalize")
+_serve("layers", "tensorflow:compat.v1.nn", "safe_embedding_lookup_sparse")
+_serve("layers", "tf1clip.contrib.layers.embedding_ops:", "embedding_lookup_unique")
+# contrib.framework
+_serve("framework", "tf_slim:", """
+    arg_scope add_arg_scope arg_scoped_arguments has_arg_scope current_arg_scope arg_scope_func_key
+    assign_from_checkpoint assign_from_checkpoint_fn assign_from_values assign_from_values_fn
+    local_variable global_variable filter_variables get_unique_variable get_variable_full_name
+    assert_global_step assert_or_get_global_step create_global_step VariableDeviceChooser""")
+_serve("framework", "tensorflow:train", "list_variables load_variable load_checkpoint")
+_serve("framework", "tensorflow:compat.v1.train", "init_from_checkpoint")
+_serve("framework", "tensorflow:compat.v1", "is_tensor convert_to_tensor_or_sparse_tensor")
+_serve("framework", "tensorflow.python.util:", "nest")
+_serve("framework", "tensorflow:", "sort argsort")  # TF 1.13 moved them from contrib to core
+_serve("framework", "tensorflow.python.framework.ops:", "get_name_scope")
+_serve("framework", "tensorflow.python.framework.smart_cond:", "smart_cond")
+# contrib.metrics: tf-slim's metrics are TF 1.15's contrib.metrics moved out.
+_serve("metrics", "tf_slim:metrics", """
+    accuracy aggregate_metric_map aggregate_metrics auc_using_histogram auc_with_confidence_intervals
+    cohen_kappa count f1_score precision_at_recall precision_recall_at_equal_thresholds
+    recall_at_precision sparse_recall_at_top_k streaming_accuracy streaming_auc streaming_concat
+    streaming_covariance streaming_curve_points streaming_dynamic_auc streaming_false_negative_rate
+    streaming_false_negative_rate_at_thresholds streaming_false_negatives
+    streaming_false_negatives_at_thresholds streaming_false_positive_rate
+    streaming_false_positive_rate_at_thresholds streaming_false_positives
+    streaming_false_positives_at_thresholds streaming_mean streaming_mean_absolute_error
+    streaming_mean_cosine_distance streaming_mean_iou streaming_mean_relative_error
+    streaming_mean_squared_error streaming_mean_tensor streaming_pearson_correlation
+    streaming_percentage_less streaming_precision streaming_precision_at_thresholds
+    streaming_recall streaming_recall_at_k streaming_recall_at_thresholds
+    streaming_root_mean_squared_error streaming_sensitivity_at_specificity
+    streaming_sparse_average_precision_at_k streaming_sparse_average_precision_at_top_k
+    streaming_sparse_precision_at_k streaming_sparse_precision_at_top_k streaming_sparse_recall_at_k
+    streaming_specificity_at_sensitivity streaming_true_negatives
+    streaming_true_negatives_at_thresholds streaming_true_positives
+    streaming_true_positives_at_thresholds""")
+_serve("metrics", "tensorflow:compat.v1", "confusion_matrix")
+_serve("metrics", "tensorflow:compat.v1.sets", "set_difference set_intersection set_size set_union")
+# contrib.losses: tf-slim's losses keep contrib's argument order (predictions before labels).
+_serve("losses", "tf_slim:losses", """
+    absolute_difference add_loss compute_weighted_loss cosine_distance get_losses
+    get_regularization_losses get_total_loss hinge_loss log_loss mean_pairwise_squared_error
+    mean_squared_error sigmoid_cross_entropy softmax_cross_entropy sparse_softmax_cross_entropy
+    metric_learning""")
+_serve("losses.metric_learning", "tf_slim.losses:metric_learning", """
+    cluster_loss contrastive_loss lifted_struct_loss npairs_loss npairs_loss_multilabel
+    triplet_semihard_loss""")
+# contrib.distributions: TF 1.15 re-exported tf.distributions' classes (still in tf.compat.v1); the
+# rest continued in tensorflow-probability.
+_serve("distributions", "tensorflow:compat.v1.distributions", """
+    Bernoulli Beta Categorical Dirichlet DirichletMultinomial Distribution Exponential Gamma Laplace
+    Multinomial Normal StudentT Uniform kl_divergence RegisterKL ReparameterizationType
+    FULLY_REPARAMETERIZED NOT_REPARAMETERIZED""")
+_serve("distributions", "tensorflow_probability:distributions", """
+    Autoregressive BatchReshape Binomial Cauchy Chi2 Deterministic VectorDeterministic
+    ExpRelaxedOneHotCategorical Geometric Gumbel HalfNormal Independent InverseGamma Kumaraswamy
+    Logistic Mixture MixtureSameFamily MultivariateNormalDiag MultivariateNormalDiagPlusLowRank
+    MultivariateNormalFullCovariance MultivariateNormalTriL MultivariateNormalLinearOperator
+    NegativeBinomial OneHotCategorical Poisson PoissonLogNormalQuadratureCompound
+    QuantizedDistribution RelaxedBernoulli RelaxedOneHotCategorical SinhArcsinh
+    TransformedDistribution""")
+_serve("distributions", "tensorflow_probability:math", "fill_triangular softplus_inverse")
+SERVED["tf.contrib.distributions.bijectors"] = "tf1clip.contrib.distributions.bijectors:"
+_serve("distributions.bijectors", "tensorflow_probability:bijectors", """
+    AbsoluteValue BatchNormalization Bijector Chain CholeskyOuterProduct Exp FillTriangular Identity
+    Inline Invert MaskedAutoregressiveFlow MatrixInverseTriL Permute PowerTransform RealNVP Reshape
+    Sigmoid SinhArcsinh SoftmaxCentered Softplus Softsign Square TransformDiagonal
+    masked_autoregressive_default_template masked_dense real_nvp_default_template""")
+# contrib.summary: TF 1.15's module was summary_ops_v2's graph-mode writer API, still in TF 2.21.
+_serve("summary", "tensorflow.python.ops.summary_ops_v2:", """
+    SummaryWriter always_record_summaries audio create_file_writer
+    create_summary_file_writer eval_dir flush generic graph histogram image import_event initialize
+    never_record_summaries record_summaries_every_n_global_steps scalar should_record_summaries
+    summary_writer_initializer_op""")
+SERVED["tf.contrib.summary.all_summary_ops"] = (  # the same function, renamed
+    "tensorflow.python.ops.summary_ops_v2:all_v2_summary_ops")
+# contrib.image: no public TF 2.21 function; tf1clip's own, on the ImageProjectiveTransformV3 op.
+_serve("image", "tf1clip.contrib.image:", """
+    angles_to_projective_transforms compose_transforms connected_components dense_image_warp
+    flat_transforms_to_matrices interpolate_bilinear matrices_to_flat_transforms rotate transform
+    translate translations_to_projective_transforms""")
+_serve("signal", "tensorflow:signal", """
+    frame hamming_window hann_window inverse_stft inverse_stft_window_fn linear_to_mel_weight_matrix
+    mfccs_from_log_mel_spectrograms overlap_and_add stft""")
+_serve("util", "tensorflow:", "make_ndarray")
+SERVED["tf.contrib.util.constant_value"] = "tensorflow:get_static_value"  # the same function, renamed
+_serve("util", "tensorflow:compat.v1", "make_tensor_proto")
+_serve("util", "tensorflow.python.framework.meta_graph:",
+       "ops_used_by_graph_def stripped_op_list_for_graph")
+# contrib.training: TF 1.15's training and evaluation helpers are tf-slim's.
+_serve("training", "tf_slim:training", """
+    add_gradients_summaries clip_gradient_norms clip_gradient_norms_fn create_train_op
+    multiply_gradients train""")
+_serve("training", "tf_slim:evaluation", """
+    StopAfterNEvalsHook SummaryAtEndHook checkpoints_iterator evaluate_once evaluate_repeatedly
+    get_or_create_eval_step wait_for_new_checkpoint""")
+_serve("training", "tf1clip.contrib.training_buckets:", "bucket bucket_by_sequence_length")
+
+
+
+def _describe(source):
+  dotted = source.replace(":", ".").rstrip(".")
+  if dotted.startswith("tf_slim."):
+    return _SLIM + dotted[len("tf_slim"):]
+  return dotted
+
+
+PROVIDED.update({name: _describe(source) for name, source in SERVED.items()})
+
 # Provided submodules that serve a whole package -> where every name below them comes from.
 WHOLE_PACKAGES = {"slim": _SLIM}
 
@@ -199,30 +333,48 @@ UNSUPPORTED = {
                         "tf.data.experimental)"),
     "tf.contrib.decision_trees": "TensorFlow Decision Forests (tensorflow-decision-forests)",
     "tf.contrib.distribute": "tf.distribute",
-    "tf.contrib.distributions": "tensorflow-probability (tfp.distributions)",
+    "tf.contrib.distributions": (
+        "tensorflow-probability 0.25's tfp.distributions (the *WithSoftplus* classes: pass "
+        "tf.nn.softplus(scale) to the plain class)"),
+    "tf.contrib.distributions.bijectors.Gumbel": "tfp.bijectors.GumbelCDF (renamed)",
+    "tf.contrib.distributions.bijectors.Kumaraswamy": "tfp.bijectors.KumaraswamyCDF (renamed)",
+    "tf.contrib.distributions.bijectors.Weibull": "tfp.bijectors.WeibullCDF (renamed)",
+    "tf.contrib.distributions.bijectors.ScaleTriL": "tfp.bijectors.FillScaleTriL (renamed)",
+    "tf.contrib.distributions.bijectors.Affine": (
+        "tfp.bijectors.Shift(shift)(tfp.bijectors.ScaleMatvecTriL(scale_tril)) (Affine was removed "
+        "from tensorflow-probability)"),
+    "tf.contrib.distributions.bijectors.AffineScalar": (
+        "tfp.bijectors.Shift(shift)(tfp.bijectors.Scale(scale))"),
     "tf.contrib.eager": "TensorFlow 2 runs eagerly by default (tf.function, tf.GradientTape)",
     "tf.contrib.estimator": _NO_ESTIMATOR,
     "tf.contrib.factorization": "no maintained replacement (tf.compat.v1 has none either)",
     "tf.contrib.feature_column": "tf.compat.v1.feature_column, or Keras preprocessing layers",
     "tf.contrib.framework": "tf.compat.v1.train / tf.compat.v1 variable functions",
-    "tf.contrib.framework.arg_scope": "tf.contrib.slim.arg_scope (tf-slim, provided)",
-    "tf.contrib.framework.add_arg_scope": "tf.contrib.slim.add_arg_scope (tf-slim, provided)",
-    "tf.contrib.framework.nest": "tf.nest",
-    "tf.contrib.framework.assign_from_checkpoint_fn": (
-        "tf.contrib.slim.assign_from_checkpoint_fn (tf-slim, provided), or "
-        "tf.compat.v1.train.Saver(var_list).restore(sess, path)"),
     "tf.contrib.gan": "TF-GAN (the tensorflow-gan package)",
     "tf.contrib.grid_rnn": _CONTRIB_SOURCE,
     "tf.contrib.image": "tf.image, or tensorflow-addons' tfa.image (archived)",
     "tf.contrib.keras": "tf_keras (Keras 2) or keras (Keras 3)",
     "tf.contrib.layers": ("tf.compat.v1.layers (conv2d, batch_normalization, dropout, dense, "
                           "max_pooling2d, ...; variables are named kernel/bias, not weights/biases)"),
-    "tf.contrib.layers.conv2d": ("tf.contrib.slim.conv2d (the same function, from tf-slim; provided), "
-                                 "or tf.compat.v1.layers.conv2d (variables conv2d/kernel, conv2d/bias)"),
-    "tf.contrib.layers.batch_norm": ("tf.contrib.slim.batch_norm (the same function, from tf-slim; "
-                                     "provided), or tf.compat.v1.layers.batch_normalization"),
-    "tf.contrib.layers.dropout": "tf.compat.v1.layers.dropout (rate = 1 - keep_prob)",
-    "tf.contrib.layers.summarize_tensor": "tf.compat.v1.summary.histogram / scalar",
+    # The old (pre-tf.feature_column) columns: compat.v1.feature_column has their successors, with
+    # other names, arguments and column classes, so they are advice, not served.
+    "tf.contrib.layers.real_valued_column": (
+        "tf.compat.v1.feature_column.numeric_column(key, shape=(dimension,))"),
+    "tf.contrib.layers.sparse_column_with_keys": (
+        "tf.compat.v1.feature_column.categorical_column_with_vocabulary_list(key, vocabulary_list)"),
+    "tf.contrib.layers.sparse_column_with_hash_bucket": (
+        "tf.compat.v1.feature_column.categorical_column_with_hash_bucket"),
+    "tf.contrib.layers.sparse_column_with_integerized_feature": (
+        "tf.compat.v1.feature_column.categorical_column_with_identity"),
+    "tf.contrib.layers.sparse_column_with_vocabulary_file": (
+        "tf.compat.v1.feature_column.categorical_column_with_vocabulary_file"),
+    "tf.contrib.layers.embedding_column": "tf.compat.v1.feature_column.embedding_column",
+    "tf.contrib.layers.one_hot_column": "tf.compat.v1.feature_column.indicator_column",
+    "tf.contrib.layers.bucketized_column": "tf.compat.v1.feature_column.bucketized_column",
+    "tf.contrib.layers.crossed_column": "tf.compat.v1.feature_column.crossed_column",
+    "tf.contrib.layers.input_from_feature_columns": "tf.compat.v1.feature_column.input_layer",
+    "tf.contrib.layers.create_feature_spec_for_parsing": (
+        "tf.compat.v1.feature_column.make_parse_example_spec"),
     "tf.contrib.learn": ("tf.estimator (served from tensorflow-estimator 2.15): contrib.learn's "
                          "estimators became tf.estimator's, with train(input_fn) instead of fit(x, y)"),
     "tf.contrib.learn.Estimator": ("tf.estimator.Estimator (model_fn returns tf.estimator.EstimatorSpec "
@@ -245,7 +397,7 @@ UNSUPPORTED = {
                                   "tf.contrib.legacy_seq2seq.rnn_decoder / tf.compat.v1.nn"),
     "tf.contrib.linear_optimizer": "tf.compat.v1.train optimizers on a linear model",
     "tf.contrib.lookup": "tf.lookup",
-    "tf.contrib.losses": "tf.compat.v1.losses",
+    "tf.contrib.losses": "tf.compat.v1.losses (labels come before predictions there)",
     "tf.contrib.metrics": "tf.compat.v1.metrics (streaming_<m> became tf.compat.v1.metrics.<m>)",
     "tf.contrib.mixed_precision": ("tf.compat.v1.train.experimental.MixedPrecisionLossScaleOptimizer, "
                                    "or tf.keras.mixed_precision"),
@@ -285,13 +437,21 @@ UNSUPPORTED = {
     "tf.contrib.sparsemax": "tensorflow-addons' tfa.activations.sparsemax (archived)",
     "tf.contrib.stateless": "tf.random.stateless_uniform / stateless_normal",
     "tf.contrib.summary": "tf.summary (TF2) or tf.compat.v1.summary",
+    "tf.contrib.summary.create_db_writer": (
+        "tf.contrib.summary.create_file_writer (TensorFlow 2 removed the SQLite summary writer)"),
     "tf.contrib.tensor_forest": "TensorFlow Decision Forests (tensorflow-decision-forests)",
     "tf.contrib.text": "tensorflow-text",
     "tf.contrib.timeseries": "tensorflow-probability (tfp.sts)",
     "tf.contrib.tpu": ("tf.distribute.TPUStrategy (TPUEstimator went with tf.estimator, removed in "
                        "TensorFlow 2.16)"),
-    "tf.contrib.training": ("tf.data for input pipelines (bucket_by_sequence_length -> "
-                            "tf.data.experimental.bucket_by_sequence_length)"),
+    "tf.contrib.training": "tf.data for input pipelines, tf.compat.v1.train for the loop",
+    "tf.contrib.training.stratified_sample": (
+        "tf.data.experimental.rejection_resample (a tf.data transformation; TF 1.15's version was "
+        "built on queue runners)"),
+    "tf.contrib.training.batch_sequences_with_states": (
+        "tf.compat.v1.nn.static_state_saving_rnn with your own state saver, or a Keras stateful RNN "
+        "fed by tf.data (the SequenceQueueingStateSaver is gone)"),
+    "tf.contrib.util.loader": "tf.load_op_library",
 }
 
 
@@ -394,13 +554,47 @@ def unsupported_module(symbol):
   return UnsupportedModule(symbol)
 
 
+def served(module_symbol):
+  """The `lazy` table of a contrib module: attr -> "package.module:attr.path" for its SERVED names.
+
+  Args:
+    module_symbol: the module's TF1 name, e.g. "tf.contrib.metrics".
+
+  Returns:
+    A dict for `missing_attribute_hook(module_symbol, lazy=...)`.
+  """
+  prefix = module_symbol + "."
+  return {name[len(prefix):]: source for name, source in SERVED.items()
+          if name.startswith(prefix) and "." not in name[len(prefix):]}
+
+
+def resolve(source):
+  """The object at "package.module:attr.path" (tf-slim's shim installed first for tf_slim).
+
+  Args:
+    source: a SERVED value; an empty attribute path means the module itself.
+
+  Returns:
+    The object.
+  """
+  import importlib  # pylint: disable=import-outside-toplevel
+  module_name, _, path = source.partition(":")
+  if module_name.split(".")[0] == "tf_slim":
+    # tf-slim reads TensorFlow internals that moved; its shim must be in place first.
+    importlib.import_module("tf1clip.contrib.slim")
+  obj = importlib.import_module(module_name)
+  for attr in filter(None, path.split(".")):
+    obj = getattr(obj, attr)
+  return obj
+
+
 def missing_attribute_hook(module_symbol, lazy=None):
   """Builds the module-level `__getattr__` of a provided contrib module.
 
   Args:
     module_symbol: the module's TF1 name, e.g. "tf.contrib.rnn".
-    lazy: optional dict attr -> "package.module:attr" resolved on first access (for names that
-      other tf1clip modules own, imported only when used).
+    lazy: optional dict attr -> "package.module:attr.path" resolved on each access (for names that
+      other tf1clip modules or other libraries own, imported only when used); see `served`.
 
   Returns:
     A `__getattr__(attr)` that resolves `lazy` names and raises ContribNotProvidedError naming
@@ -410,9 +604,7 @@ def missing_attribute_hook(module_symbol, lazy=None):
 
   def __getattr__(attr):  # pylint: disable=invalid-name
     if attr in lazy:
-      import importlib  # pylint: disable=import-outside-toplevel
-      module_name, _, target = lazy[attr].partition(":")
-      return getattr(importlib.import_module(module_name), target)
+      return resolve(lazy[attr])
     if attr.startswith("__"):
       raise AttributeError("module %r has no attribute %r" % (module_symbol, attr))
     raise ContribNotProvidedError(module_symbol + "." + attr)

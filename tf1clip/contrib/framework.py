@@ -7,6 +7,11 @@ Model variables are the variables a model's forward pass reads (weights, biases,
 statistics); `model_variable` puts them in `tf.compat.v1.GraphKeys.MODEL_VARIABLES` as well as in
 the global collection, and `get_variables_to_restore(include, exclude)` picks by scope, as
 fine-tuning scripts did to restore all but the last layer.
+
+The rest of TF 1.15's contrib.framework is served from where it lives now (`catalog.SERVED`):
+`arg_scope`, `add_arg_scope`, `assign_from_checkpoint(_fn)`, `local_variable`, ... are tf-slim's
+(TF 1.15 moved them there), `list_variables`, `load_variable`, `init_from_checkpoint` are
+`tf.train`'s, and `nest` is TensorFlow's `tensorflow.python.util.nest` module.
 """
 
 import functools
@@ -159,4 +164,5 @@ def get_variables_to_restore(include=None, exclude=None):
   return [v for v in candidates if v not in excluded]
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.framework")
+__getattr__ = catalog.missing_attribute_hook("tf.contrib.framework",
+                                             lazy=catalog.served("tf.contrib.framework"))

@@ -9,6 +9,9 @@ A hyperparameter's type is fixed by its first value (int, float, bool, str, or a
 them); `parse`, `set_hparam`, `override_from_dict` and `parse_json` cast compatible values (an int
 to a float) and reject the rest with a ValueError naming the hyperparameter. The protocol-buffer
 methods (`to_proto`, `HParams(hparam_def=...)`) are not provided; use `to_json`/`parse_json`.
+
+TF 1.15's training loop and evaluation helpers (`create_train_op`, `train`, `evaluate_repeatedly`,
+`checkpoints_iterator`, ...) are tf-slim's, served on first use through `catalog.SERVED`.
 """
 
 import json
@@ -259,4 +262,5 @@ class HParams:
     return "%s(%s)" % (type(self).__name__, str(self))
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.training")
+__getattr__ = catalog.missing_attribute_hook("tf.contrib.training",
+                                             lazy=catalog.served("tf.contrib.training"))

@@ -1,4 +1,5 @@
-"""`tf.contrib.layers.embed_sequence`, as in TF 1.15 (variable `EmbedSequence/embeddings`).
+"""`tf.contrib.layers.embed_sequence` and `bow_encoder`, as in TF 1.15 (variables `EmbedSequence/embeddings`,
+`bow_encoder/embeddings`).
 
 Place in the data flow (DESIGN.md): contrib.framework.model_variable <- contrib.layers (this
 module) <- compat <- cli. The lookup is `tf.nn.embedding_lookup`, so the embedding's gradient is
@@ -8,21 +9,7 @@ a `tf.IndexedSlices` and stays sparse through tf1clip's clipping and wrappers.
 import tensorflow as tf
 
 from tf1clip.contrib import framework
-
-
-def _embedding_lookup_unique(params, ids):
-  """Looks each distinct id up once, then repeats the rows (contrib's embedding_lookup_unique)."""
-  with tf.compat.v1.name_scope(None, "EmbeddingLookupUnique", [params, ids]):
-    ids = tf.convert_to_tensor(ids)
-    shape = tf.shape(ids)
-    ids_flat = tf.reshape(ids, tf.reduce_prod(shape, keepdims=True))
-    unique_ids, idx = tf.unique(ids_flat)
-    unique_embeddings = tf.nn.embedding_lookup(params, unique_ids)
-    embeds_flat = tf.gather(unique_embeddings, idx)
-    embed_shape = tf.concat([shape, tf.shape(unique_embeddings)[1:]], 0)
-    embeds = tf.reshape(embeds_flat, embed_shape)
-    embeds.set_shape(ids.shape.concatenate(unique_embeddings.shape[1:]))
-    return embeds
+from tf1clip.contrib.layers import embedding_ops
 
 
 def embed_sequence(ids, vocab_size=None, embed_dim=None, unique=False, initializer=None,
@@ -56,5 +43,46 @@ def embed_sequence(ids, vocab_size=None, embed_dim=None, unique=False, initializ
     embeddings = framework.model_variable("embeddings", shape=shape, initializer=initializer,
                                           regularizer=regularizer, trainable=trainable)
     if unique:
-      return _embedding_lookup_unique(embeddings, ids)
+      return embedding_ops.embedding_lookup_unique(embeddings, ids)
     return tf.nn.embedding_lookup(embeddings, ids)
+
+
+def bow_encoder(ids, vocab_size, embed_dim, sparse_lookup=True, initializer=None, regularizer=None,
+                trainable=True, scope=None, reuse=None):
+  """Encodes each row of symbol ids as the mean of their embeddings (a bag of words).
+
+  Args:
+    ids: a [batch, length] int Tensor, or a SparseTensor, of symbol ids. With `sparse_lookup`, id 0
+      in a dense `ids` is padding (left out of the mean), and a row with no ids gets embedding 0.
+    vocab_size: number of symbols.
+    embed_dim: embedding size.
+    sparse_lookup: look the ids up sparsely (`safe_embedding_lookup_sparse`, combiner "mean");
+      otherwise average the dense lookup over axis 1, padding included.
+    initializer, regularizer, trainable: for the embeddings variable.
+    scope: the variable scope (default "bow_encoder").
+    reuse: reuse the variables of `scope`.
+
+  Returns:
+    A [batch, embed_dim] Tensor.
+
+  Raises:
+    TypeError: `ids` is a SparseTensor and `sparse_lookup` is False.
+  """
+  with tf.compat.v1.variable_scope(scope, "bow_encoder", [ids], reuse=reuse):
+    embeddings = framework.model_variable("embeddings", shape=[vocab_size, embed_dim],
+                                          initializer=initializer, regularizer=regularizer,
+                                          trainable=trainable)
+    if sparse_lookup:
+      if isinstance(ids, tf.SparseTensor):
+        sparse_ids = ids
+      else:
+        ids = tf.convert_to_tensor(ids)
+        # TF 1.15 dropped the padding id 0 (sparse_ops.dense_to_sparse_tensor's ignore_value).
+        indices = tf.where(tf.not_equal(ids, tf.zeros([], ids.dtype)))
+        sparse_ids = tf.SparseTensor(indices, tf.gather_nd(ids, indices),
+                                     tf.shape(ids, out_type=tf.int64))
+      return tf.compat.v1.nn.safe_embedding_lookup_sparse(
+          [embeddings], sparse_ids, combiner="mean", default_id=0)
+    if isinstance(ids, tf.SparseTensor):
+      raise TypeError("bow_encoder(sparse_lookup=False) needs dense ids; got a SparseTensor")
+    return tf.reduce_mean(tf.nn.embedding_lookup(embeddings, ids), axis=1)

@@ -1,0 +1,9 @@
+"""`tf.contrib.signal`: `tf.signal`'s functions, which TF 1.15's contrib.signal already re-exported.
+
+Place in the data flow (DESIGN.md): **contrib.signal** <- compat <- cli. The table is `catalog.SERVED`.
+"""
+
+from tf1clip.contrib import catalog
+
+__getattr__ = catalog.missing_attribute_hook("tf.contrib.signal",
+                                             lazy=catalog.served("tf.contrib.signal"))

@@ -1,0 +1,11 @@
+"""`tf.contrib.util`: tensor-proto and graph-def helpers, still in TensorFlow 2.21 under other paths.
+
+Place in the data flow (DESIGN.md): **contrib.util** <- compat <- cli. `constant_value` is
+`tf.get_static_value` (the same function, renamed), `make_tensor_proto` is `tf.compat.v1`'s,
+`make_ndarray` is `tf.make_ndarray`. The table is `catalog.SERVED`.
+"""
+
+from tf1clip.contrib import catalog
+
+__getattr__ = catalog.missing_attribute_hook("tf.contrib.util",
+                                             lazy=catalog.served("tf.contrib.util"))
