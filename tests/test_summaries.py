@@ -185,3 +185,31 @@ def test_tags_are_absolute_under_an_outer_name_scope():
 def test_observe_rejects_a_non_callable():
   with pytest.raises(TypeError, match="observe\\(\\) expects a transform"):
     summaries.observe(5.0)
+
+
+def test_v2_wrapped_keras_optimizer_with_observed_zclip_in_tf_function(tmp_path):
+  import keras  # pylint: disable=import-outside-toplevel
+  import tf1clip.v2  # pylint: disable=import-outside-toplevel
+  w = tf.Variable(tf.ones([3]))
+  t = summaries.observe(adaptive.zclip(warmup_steps=2))
+  t.build([w])  # what the adapters will do before the first trace
+  opt = tf1clip.v2.WrappedOptimizer(keras.optimizers.SGD(0.1), [t])
+  step = tf.function(lambda x: opt.minimize(lambda: tf.reduce_sum(w * x), [w]))
+  writer = tf.summary.create_file_writer(str(tmp_path))
+  with writer.as_default():
+    for x in [1.0, 1.1, 0.9, 30.0]:
+      step(tf.constant([x, 0.0, 0.0]))
+  writer.close()
+  got = read_scalars(str(tmp_path))
+  assert [v for _, v in got["tf1clip/clipped"]] == [0, 0, 0, 1]
+  # The spike was applied at ZClip's threshold, not at 30.
+  clipped_to = got["tf1clip/clipped_global_norm"][-1][1]
+  assert clipped_to < 2.0
+  np.testing.assert_allclose(w.numpy()[0], 1.0 - 0.1 * (1.0 + 1.1 + 0.9 + clipped_to),
+                             rtol=1e-5)
+  # The observer tracks the transform it wraps: one checkpoint holds both states.
+  path = tf.train.Checkpoint(t=t).save(str(tmp_path / "ckpt"))
+  t2 = summaries.observe(adaptive.zclip(warmup_steps=2))
+  t2.build([w])
+  tf.train.Checkpoint(t=t2).restore(path).assert_consumed()
+  assert int(t2.state["steps"].numpy()) == 4 and int(t2.transform.state["count"].numpy()) == 4

@@ -127,7 +127,8 @@ class StatefulTransform(tf.__internal__.tracking.AutoTrackable):
             with tf.device(first.device if first is not None else None):
               state[name] = tf.Variable(value, trainable=False, name=name)
           else:
-            with tf.compat.v1.colocate_with(first, ignore_existing=True) if (
+            graph = tf.compat.v1.get_default_graph()
+            with graph.colocate_with(first, ignore_existing=True) if (
                 first is not None) else _null():
               state[name] = tf.compat.v1.Variable(
                   value, trainable=False, name=name, use_resource=True,

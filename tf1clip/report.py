@@ -244,7 +244,9 @@ def plot_norms(report, path):
   ax.set_ylabel("global gradient norm")
   ax.set_title("gradient norm over training")
   ax.grid(alpha=0.3)
-  ax.legend(fontsize=8, loc="upper right")
+  # Below the axes, so the legend never hides the spikes it is about.
+  ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3,
+            frameon=False)
   fig.tight_layout()
   fig.savefig(path)
 
