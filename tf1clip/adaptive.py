@@ -118,8 +118,10 @@ class StatefulTransform(tf.__internal__.tracking.AutoTrackable):
         return state
       eager = tf.executing_eagerly()
       first = var_list[0] if var_list else None
-      if first is not None and not hasattr(first, "handle"):
-        first = getattr(first, "value", first)  # a Keras 3 variable holds its TF one in .value
+      if first is not None and not hasattr(first, "handle") and hasattr(first, "value") and (
+          not callable(first.value)):
+        first = first.value  # a Keras 3 variable holds its TF one in .value (a RefVariable's
+        # .value is a method, and colocating with the RefVariable itself works)
       state = {}
       with tf.name_scope(self.name):
         for name, value in self._state_spec():

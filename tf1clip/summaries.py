@@ -175,8 +175,9 @@ class Observed(adaptive.StatefulTransform):
       with tf.init_scope():
         self._write_from_state(state)
     else:
-      with tf.control_dependencies(assigns):
-        write_scalars(values, step=steps)
+      # No control dependency on the assignments: the values are this step's tensors already,
+      # and fetching merge_all() alone must not count a step.
+      write_scalars(values, step=steps)
     return out, assigns, stats
 
   def _write_from_state(self, state):
