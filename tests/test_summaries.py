@@ -213,3 +213,12 @@ def test_v2_wrapped_keras_optimizer_with_observed_zclip_in_tf_function(tmp_path)
   t2.build([w])
   tf.train.Checkpoint(t=t2).restore(path).assert_consumed()
   assert int(t2.state["steps"].numpy()) == 4 and int(t2.transform.state["count"].numpy()) == 4
+
+
+def test_tensorboard_command_is_installed_with_tf1clip():
+  import subprocess  # pylint: disable=import-outside-toplevel
+  import sys  # pylint: disable=import-outside-toplevel
+  proc = subprocess.run([sys.executable, "-m", "tensorboard.main", "--version_tb"],
+                        capture_output=True, text=True, timeout=120, check=False)
+  assert proc.returncode == 0, proc.stderr[-2000:]
+  assert proc.stdout.strip().startswith("2.")

@@ -324,7 +324,7 @@ class AdaptiveGradClip(StatefulTransform):
       if g is None:
         out.append((g, v))
         continue
-      rank = v.shape.rank
+      rank = len(v.shape)  # a TensorShape or (Keras 3) a tuple
       values = g.values if isinstance(g, tf.IndexedSlices) else g
       param = tf.cast(v.read_value() if hasattr(v, "read_value") else tf.convert_to_tensor(v),
                       values.dtype)
