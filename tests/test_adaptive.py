@@ -180,6 +180,16 @@ def test_autoclip_matches_numpy_eagerly_and_in_tf_function(use_function):
   assert_scaled(outs, grads, scales)
 
 
+@hypothesis.settings(max_examples=5, deadline=None, derandomize=True)
+@hypothesis.given(multipliers, st.sampled_from([10.0, 50.0, 95.0]), st.integers(1, 5),
+                  st.booleans())
+def test_autoclip_matches_numpy_on_random_streams_in_tf2(mults, percentile, history,
+                                                         use_function):
+  grads = stream_grads(mults)
+  outs = run_eager(lambda: adaptive.autoclip(percentile, history=history), grads, use_function)
+  assert_scaled(outs, grads, np_autoclip_scales(norms_of(grads), percentile, history))
+
+
 def test_autoclip_checkpoint_restore_continues_identically():
   grads = stream_grads([1.0, 30.0, 0.5, 8.0, 2.0, 3.0, 4.0, 0.1, 9.0])
   scales = np_autoclip_scales(norms_of(grads), 50.0, 5)
@@ -232,6 +242,18 @@ def test_zclip_matches_numpy_eagerly_and_in_tf_function(use_function):
   assert scales[:4] == [1.0] * 4 and scales[4] < 0.2 and scales[7] < 0.1  # spikes clipped
   outs = run_eager(lambda: adaptive.zclip(warmup_steps=4), grads, use_function)
   assert_scaled(outs, grads, scales)
+
+
+@hypothesis.settings(max_examples=5, deadline=None, derandomize=True)
+@hypothesis.given(spiky, st.booleans())
+def test_zclip_matches_numpy_on_random_streams_in_tf2(stream, use_function):
+  base, where, spike = stream
+  mults = list(base)
+  mults[where] *= spike
+  grads = stream_grads(mults)
+  make = lambda: adaptive.zclip(z_thresh=1.5, alpha=0.8, warmup_steps=3)
+  outs = run_eager(make, grads, use_function)
+  assert_scaled(outs, grads, np_zclip_scales(norms_of(grads), 1.5, 0.8, 3))
 
 
 def test_zclip_checkpoint_restore_continues_identically():
