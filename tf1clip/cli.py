@@ -1,7 +1,7 @@
-"""The `tf1clip` command line: `tf1clip run | check | parity`, and `--version`.
+"""The `tf1clip` command line: `tf1clip run | check | parity | report`, and `--version`.
 
 This module only parses the command line and dispatches; each subcommand's work
-lives in the module that owns that concern (compat.runner, compat.check, v2.parity).
+lives in the module that owns that concern (compat.runner, compat.check, v2.parity, report).
 TensorFlow is imported lazily so `tf1clip --version` and `tf1clip check` stay fast.
 """
 
@@ -34,6 +34,10 @@ def _build_parser():
   sub.add_parser(
       "parity", add_help=False,
       help="train one model in TF1 graph mode and in TF2 eager; compare weights")
+  # `report` owns its options too (see `tf1clip report --help`).
+  sub.add_parser(
+      "report", add_help=False,
+      help="plot a run's gradient norms and clipping; suggest a clip threshold")
   return parser
 
 
@@ -47,6 +51,9 @@ def main(argv=None):
   if argv[:1] == ["parity"]:
     from tf1clip.v2 import parity
     return parity.main(argv[1:])
+  if argv[:1] == ["report"]:
+    from tf1clip import report
+    return report.main(argv[1:])
   parser = _build_parser()
   args = parser.parse_args(argv)
   if args.command is None:

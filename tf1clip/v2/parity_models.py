@@ -11,10 +11,18 @@ worlds see identical numbers (`tf1clip.v2.parity` trains them side by side).
 - "lstm": the LSTM classifier of ``graphs/lstm_classifier`` (one gate kernel i, j, f, o,
   forget bias 1.0, statically unrolled).
 
+A user's own model plugs in through the same protocol (`load`, ``tf1clip parity --model
+my_models.py``): a module with a function ``parity_model(seed=0)`` (or any function named
+after a colon, ``my_models.py:small_lstm``) returning a `ParityModel`, or any object with its
+five attributes.
+
 Place in the data flow (DESIGN.md): a fixture of **v2**.parity; no other module uses it.
 """
 
 import dataclasses
+import importlib
+import importlib.util
+import os
 from typing import Callable
 
 import numpy as np
@@ -162,3 +170,93 @@ def get(name, seed=0):
   if name not in MODELS:
     raise ValueError("model must be one of %s; got %r" % (sorted(MODELS), name))
   return MODELS[name](seed=seed)
+
+
+DEFAULT_FACTORY = "parity_model"
+
+
+def _import_module(spec):
+  if spec.endswith(".py") or os.sep in spec or "/" in spec:
+    if not os.path.isfile(spec):
+      raise ValueError("model: no such file %r" % spec)
+    name = "tf1clip_parity_user_" + os.path.splitext(os.path.basename(spec))[0]
+    module_spec = importlib.util.spec_from_file_location(name, spec)
+    module = importlib.util.module_from_spec(module_spec)
+    module_spec.loader.exec_module(module)
+    return module
+  try:
+    return importlib.import_module(spec)
+  except ImportError as e:
+    raise ValueError("model: cannot import module %r (%s); give one of %s, a .py file or an "
+                     "importable module" % (spec, e, sorted(MODELS))) from None
+
+
+def as_parity_model(obj, where="model"):
+  """Checks a user's model against the protocol and returns it as a `ParityModel`.
+
+  Args:
+    obj: a `ParityModel` or any object with ``name``, ``initial_values`` (dict name ->
+      array), ``batch_spec`` (dict name -> (dtype, shape)), ``loss_fn`` and ``make_batch``.
+    where: how to name `obj` in error messages.
+
+  Returns:
+    A `ParityModel` (initial values as float32 arrays).
+
+  Raises:
+    ValueError: an attribute is missing or of the wrong kind (named).
+  """
+  if isinstance(obj, ParityModel):
+    return dataclasses.replace(obj, initial_values=_float32(obj.initial_values))
+  missing = [a for a in ("name", "initial_values", "batch_spec", "loss_fn", "make_batch")
+             if not hasattr(obj, a)]
+  if missing:
+    raise ValueError("%s must be a ParityModel or have name, initial_values, batch_spec, "
+                     "loss_fn and make_batch; %r lacks %s" % (where, obj, ", ".join(missing)))
+  if not isinstance(obj.initial_values, dict) or not obj.initial_values:
+    raise ValueError("%s.initial_values must be a non-empty dict name -> array; got %r"
+                     % (where, type(obj.initial_values).__name__))
+  if not isinstance(obj.batch_spec, dict):
+    raise ValueError("%s.batch_spec must be a dict name -> (dtype, shape); got %r"
+                     % (where, type(obj.batch_spec).__name__))
+  for attr in ("loss_fn", "make_batch"):
+    if not callable(getattr(obj, attr)):
+      raise ValueError("%s.%s must be callable" % (where, attr))
+  return ParityModel(str(obj.name), _float32(obj.initial_values), dict(obj.batch_spec),
+                     obj.loss_fn, obj.make_batch)
+
+
+def load(spec, seed=0):
+  """A built-in model by name, or a user's model from a module: ``tf1clip parity --model``.
+
+  Args:
+    spec: "mlp", "embedding", "lstm"; or ``path/to/file.py`` or ``package.module``,
+      optionally followed by ``:factory``. The factory (default ``parity_model``) is called
+      as ``factory(seed=seed)`` and returns a `ParityModel` (or an object with its
+      attributes, see `as_parity_model`).
+    seed: passed to the factory.
+
+  Returns:
+    A `ParityModel`.
+
+  Raises:
+    ValueError: unknown name, unimportable module, missing factory, or a result that does
+      not follow the protocol.
+  """
+  if not isinstance(spec, str):
+    return as_parity_model(spec)
+  if spec in MODELS:
+    return MODELS[spec](seed=seed)
+  module_spec, _, factory_name = spec.partition(":")
+  if not (module_spec.endswith(".py") or "." in module_spec or "/" in module_spec
+          or factory_name):
+    raise ValueError("model must be one of %s or a user module (file.py or package.module, "
+                     "optionally :factory); got %r" % (sorted(MODELS), spec))
+  module = _import_module(module_spec)
+  factory_name = factory_name or DEFAULT_FACTORY
+  factory = getattr(module, factory_name, None)
+  if not callable(factory):
+    raise ValueError("model: module %r has no function %r (the model-builder protocol: "
+                     "def %s(seed=0) -> tf1clip.v2.parity_models.ParityModel)"
+                     % (module_spec, factory_name, DEFAULT_FACTORY))
+  return as_parity_model(factory(seed=seed), where="%s:%s(seed=%d)" % (module_spec,
+                                                                       factory_name, seed))
