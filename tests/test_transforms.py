@@ -142,12 +142,12 @@ def test_global_norm_clip_matches_tf1_on_any_gradient_list_with_nones(
                                      transforms.clip_by_average_norm])
 @pytest.mark.parametrize("bad", [0, -1.0])
 def test_clip_factories_reject_non_positive_norm(factory, bad):
-  with pytest.raises(ValueError, match="clip_norm must be > 0"):
+  with pytest.raises(ValueError, match="`clip_norm` must be > 0"):
     factory(bad)
 
 
 def test_clip_by_value_rejects_min_above_max():
-  with pytest.raises(ValueError, match="clip_value_min must be <= clip_value_max"):
+  with pytest.raises(ValueError, match="`clip_value_min` must be <= `clip_value_max`"):
     transforms.clip_by_value(2.0, 1.0)
 
 
@@ -210,7 +210,7 @@ def test_gradient_noise_differs_between_equal_shaped_gradients():
 
 
 def test_gradient_noise_rejects_negative_scale():
-  with pytest.raises(ValueError, match="scale must be >= 0"):
+  with pytest.raises(ValueError, match="`scale` must be >= 0"):
     transforms.add_gradient_noise(-0.1)
 
 
