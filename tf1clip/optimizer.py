@@ -206,9 +206,10 @@ class WrappedOptimizer(_Optimizer):
     return self._optimizer.get_slot_names()
 
   def variables(self):
-    """The inner optimizer's variables, plus `skipped_steps` when it exists."""
-    extra = [self.skipped_steps] if self.skipped_steps is not None else []
-    return self._optimizer.variables() + extra
+    """The inner optimizer's variables, then this wrapper's own (non-slot) state, in creation order."""
+    key = _graph.non_slot_key()
+    own = [v for (_, graph), v in self._non_slot_dict.items() if graph is key]
+    return self._optimizer.variables() + own
 
 
 def clip_gradients_by_norm(optimizer: _Optimizer, clip_norm: Any,
