@@ -212,6 +212,9 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
 def clip_by_norm(t, clip_norm, axes=None, name=None):
   """Clips `t` to a maximum L2-norm along `axes`, as `tf.compat.v1.clip_by_norm`.
 
+  A tensor function: it clips `t` now. `tf1clip.transforms.clip_by_norm(clip_norm)` is the transform
+  factory of the same name, which clips each gradient of a `(gradient, variable)` list.
+
   Computes `t * clip_norm / max(l2norm(t, axes), clip_norm)`, with TF's where-guarded square root (no
   NaN gradient at zero). For an `IndexedSlices`, duplicate indices are summed first; absent rows are
   zero, so norms over the present rows equal the dense norms for any `axes`.

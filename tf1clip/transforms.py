@@ -310,10 +310,7 @@ def clip_by_norm(clip_norm):
   Raises:
     ValueError: if `clip_norm` is a number <= 0.
   """
-  validation.positive(clip_norm, "clip_norm")
-  return _named(
-      lambda gv: _map_gradients(lambda g: clipping.clip_by_norm(g, clip_norm), gv),
-      "clip_by_norm(%r)" % (clip_norm,))
+  return _per_gradient_clip(clipping.clip_by_norm, clip_norm)
 
 
 def clip_by_average_norm(clip_norm):
@@ -328,10 +325,13 @@ def clip_by_average_norm(clip_norm):
   Raises:
     ValueError: if `clip_norm` is a number <= 0.
   """
+  return _per_gradient_clip(clipping.clip_by_average_norm, clip_norm)
+
+
+def _per_gradient_clip(clip_fn, clip_norm):
   validation.positive(clip_norm, "clip_norm")
-  return _named(
-      lambda gv: _map_gradients(lambda g: clipping.clip_by_average_norm(g, clip_norm), gv),
-      "clip_by_average_norm(%r)" % (clip_norm,))
+  return _named(lambda gv: _map_gradients(lambda g: clip_fn(g, clip_norm), gv),
+                "%s(%r)" % (clip_fn.__name__, clip_norm))
 
 
 def clip_by_global_norm(clip_norm):

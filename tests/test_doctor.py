@@ -1,0 +1,58 @@
+"""`tf1clip doctor` and what `import tf1clip` must not do: subprocesses, since both concern process state."""
+
+import os
+import subprocess
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _python(code_or_args, env_extra=None):
+  env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONPATH=REPO)
+  env.pop("TF_USE_LEGACY_KERAS", None)
+  env.update(env_extra or {})
+  args = code_or_args if isinstance(code_or_args, list) else ["-c", code_or_args]
+  return subprocess.run([sys.executable] + args, capture_output=True, text=True, env=env,
+                        timeout=300, cwd=REPO)
+
+
+def test_doctor_reports_versions_shims_keras_and_gpus_and_exits_0_here():
+  proc = _python(["-m", "tf1clip", "doctor"])
+  assert proc.returncode == 0, proc.stdout + proc.stderr
+  out = proc.stdout
+  for dist in ("tensorflow", "tf-keras", "numpy", "tensorflow-estimator", "tf-slim"):
+    assert "\n  " + dist + " " in out, out
+  assert "tf_slim: " in out and " skipped" in out
+  assert "keras: tf-keras (Keras 2)" in out
+  assert "gpus: " in out
+
+
+def test_doctor_exits_1_naming_what_the_runner_needs_when_tf_keras_is_missing():
+  # A tf_keras that cannot be found: the importlib.metadata lookup is what doctor reads.
+  code = ("import importlib.metadata as m, sys\n"
+          "real = m.version\n"
+          "def version(d):\n"
+          "  if d == 'tf-keras': raise m.PackageNotFoundError(d)\n"
+          "  return real(d)\n"
+          "m.version = version\n"
+          "from tf1clip.compat import doctor\n"
+          "sys.exit(doctor.main())\n")
+  proc = _python(code)
+  assert proc.returncode == 1, proc.stdout + proc.stderr
+  assert "MISSING: tf-keras is not installed" in proc.stdout
+
+
+def test_import_tf1clip_neither_switches_to_graph_mode_nor_applies_shims():
+  code = ("import tensorflow as tf, tf1clip, tf1clip.transforms, tf1clip.optimizer, tf1clip.v2\n"
+          "from tf1clip.compat import shims\n"
+          "assert tf.executing_eagerly(), 'import tf1clip switched to graph mode'\n"
+          "assert shims.report() == {}, shims.report()\n"
+          "print('ok')\n")
+  proc = _python(code)
+  assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stdout + proc.stderr
+
+
+def test_run_without_a_script_says_the_script_is_required():
+  proc = _python(["-m", "tf1clip", "run"])
+  assert proc.returncode == 2
+  assert "the script to run is required" in proc.stderr and "script_args" not in proc.stderr
