@@ -18,6 +18,8 @@ import re
 
 import tensorflow as tf
 
+from tf1clip import validation
+
 
 def _name(var):
   return re.sub(r":\d+$", "", var.name)
@@ -65,8 +67,10 @@ def select_variables(scope=None, regex=None,
     The selected variables, in collection order.
 
   Raises:
-    ValueError: if nothing is selected; the message lists the scopes that exist.
-    TypeError: if an `exclude` entry is neither a string nor a variable.
+    ValueError: if nothing is selected (the message lists the scopes that exist), or `regex` is
+      not a valid regular expression.
+    TypeError: if a `scope` entry is not a string, or an `exclude` entry is neither a string nor
+      a variable.
   """
   if isinstance(collection, str):
     candidates = tf.compat.v1.get_collection(collection)
@@ -75,6 +79,10 @@ def select_variables(scope=None, regex=None,
     candidates = list(collection)
     source = "the given variables"
   scopes = _as_list(scope)
+  for s in scopes:
+    if not isinstance(s, str):
+      raise TypeError("`scope` must be a scope name or a list of them; got a %s: %r."
+                      % (type(s).__name__, s))
   excluded_scopes, excluded_refs = [], set()
   for x in _as_list(exclude):
     if isinstance(x, str):
@@ -84,7 +92,7 @@ def select_variables(scope=None, regex=None,
     else:
       raise TypeError("exclude entries must be scope names or variables; got a %s: %r"
                       % (type(x).__name__, x))
-  pattern = re.compile(regex) if regex is not None else None
+  pattern = validation.regex(regex, "regex") if regex is not None else None
   selected = []
   for v in candidates:
     n = _name(v)

@@ -65,6 +65,10 @@ def average_gradients(gradients_list):
       raise ValueError("a variable's gradient must be of one kind (dense, sparse or None) in "
                        "every micro-batch; got %s." % [type(g).__name__ for g in column])
     else:
+      for i, g in enumerate(column):
+        if np.asarray(g).dtype.kind not in "iuf":
+          raise TypeError("`gradients_list[%d][%d]` must be a numeric array (a gradient as "
+                          "compute() returns it); got a %s: %r." % (i, len(means), type(g).__name__, g))
       first = np.asarray(column[0])
       total = np.zeros_like(first)
       for g in column:
@@ -166,7 +170,11 @@ class HostGradientAverager:
       gradients_list: list of `compute` results, one per micro-batch.
       feed_dict: optional extra feeds for the apply op (e.g. a learning-rate placeholder).
     """
-    feed = self.feed_dict(average_gradients(gradients_list))
+    means = average_gradients(gradients_list)
+    if len(means) != len(self._placeholders):
+      raise ValueError("`gradients_list` must hold one gradient per variable (%d, as compute() "
+                       "returns); got lists of length %d." % (len(self._placeholders), len(means)))
+    feed = self.feed_dict(means)
     if feed_dict:
       feed.update(feed_dict)
     sess.run(self.apply_op, feed_dict=feed)
