@@ -44,7 +44,7 @@ def check_optimizer(optimizer: Any, arg: str = "optimizer") -> None:
         "got a %s: %r" % (arg, type(optimizer).__name__, optimizer))
 
 
-class WrappedOptimizer(_Optimizer):
+class WrappedOptimizer(transforms_lib.Pipeline, _Optimizer):
   """An Optimizer that transforms the gradients before the inner optimizer applies them.
 
   Example::
@@ -86,21 +86,6 @@ class WrappedOptimizer(_Optimizer):
     self._optimizer = optimizer
     self._skip_non_finite = bool(skip_non_finite)
     self._track_trackable(optimizer, "base_optimizer")
-
-  @property
-  def inner_optimizer(self):
-    """The wrapped optimizer."""
-    return self._optimizer
-
-  @property
-  def transforms(self) -> Tuple[Transform, ...]:
-    """The transforms, in the order they run."""
-    return self._chain.transforms
-
-  @property
-  def skip_non_finite(self):
-    """Whether updates with a NaN/Inf gradient are skipped."""
-    return self._skip_non_finite
 
   @property
   def skipped_steps(self):

@@ -280,13 +280,9 @@ class AdaptiveClipping:
 
   def __init__(self, std_factor, decay, static_max_norm, global_step, report_summary, epsilon,
                name):
-    self._std_factor = std_factor
-    self._decay = decay
-    self._static_max_norm = static_max_norm
-    self._global_step = global_step
-    self._report_summary = report_summary
-    self._epsilon = epsilon
-    self._name = name
+    self._std_factor, self._decay, self._static_max_norm = std_factor, decay, static_max_norm
+    self._global_step, self._report_summary = global_step, report_summary
+    self._epsilon, self._name = epsilon, name
     self._state = {}  # graph key (None when eager) -> (scope name, mean, sq_mean)
     self.__name__ = "adaptive_clipping_fn"
 

@@ -261,6 +261,28 @@ def as_chain(transforms, arg="transforms"):
   return Chain(transforms)
 
 
+class Pipeline:
+  """What every tf1clip wrapper, TF1 or TF2, says about its pipeline (docs/architecture.md).
+
+  A wrapper sets ``_optimizer``, ``_chain`` (from `as_chain`) and ``_skip_non_finite``.
+  """
+
+  @property
+  def inner_optimizer(self):
+    """The wrapped optimizer."""
+    return self._optimizer
+
+  @property
+  def transforms(self):
+    """The transforms, in the order they run (a tuple)."""
+    return self._chain.transforms
+
+  @property
+  def skip_non_finite(self):
+    """Whether updates with a NaN/Inf gradient are skipped."""
+    return self._skip_non_finite
+
+
 def _map_gradients(fn, grads_and_vars):
   return [(None if g is None else fn(g), v) for g, v in grads_and_vars]
 

@@ -126,7 +126,7 @@ def _scale(grad, factor):
   return grad * factor
 
 
-class WrappedOptimizer(tf.Module):
+class WrappedOptimizer(transforms_lib.Pipeline, tf.Module):
   """A Keras optimizer whose gradients pass through tf1clip transforms first.
 
   Works eagerly, inside ``tf.function`` and inside ``strategy.run`` (MirroredStrategy).
@@ -178,21 +178,6 @@ class WrappedOptimizer(tf.Module):
     self._built = False
 
   # --- what the wrapper is ------------------------------------------------------------------
-
-  @property
-  def inner_optimizer(self):
-    """The wrapped optimizer."""
-    return self._optimizer
-
-  @property
-  def transforms(self):
-    """The transforms, in the order they run."""
-    return self._chain.transforms
-
-  @property
-  def skip_non_finite(self):
-    """Whether updates with a NaN/Inf gradient are skipped."""
-    return self._skip_non_finite
 
   @property
   def skipped_steps(self):
