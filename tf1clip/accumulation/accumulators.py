@@ -99,6 +99,28 @@ def touched_rows_mean(total, rows, count, dense_shape):
   return tf.IndexedSlices(values, indices, tf.cast(dense_shape, tf.int64))
 
 
+class Accumulating:
+  """What both accumulation wrappers (TF1, TF2) say about their window (docs/architecture.md).
+
+  A wrapper sets ``_num_micro_batches`` and ``_transform_micro_batches`` and has `skipped_steps`.
+  """
+
+  @property
+  def num_micro_batches(self):
+    """Micro-batches (runs or calls) per applied update."""
+    return self._num_micro_batches
+
+  @property
+  def transform_micro_batches(self):
+    """Whether the transforms act on each micro-batch's gradient instead of the window's mean."""
+    return self._transform_micro_batches
+
+  @property
+  def skipped_windows(self):
+    """int64 variable counting windows dropped by ``skip_non_finite`` (`skipped_steps`)."""
+    return self.skipped_steps
+
+
 def _zeros(var, dtype, rows_only=False):
   # From the static shape when known: tf.shape(var) of a resource variable needs the
   # variable initialized, which global_variables_initializer() does not order first.

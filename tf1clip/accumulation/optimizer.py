@@ -20,7 +20,7 @@ from tf1clip.accumulation import accumulators
 from tf1clip.optimizer import WrappedOptimizer
 
 
-class GradientAccumulationOptimizer(WrappedOptimizer):
+class GradientAccumulationOptimizer(accumulators.Accumulating, WrappedOptimizer):
   """Accumulates gradients over `num_micro_batches` runs and applies their mean once.
 
   Example::
@@ -75,11 +75,6 @@ class GradientAccumulationOptimizer(WrappedOptimizer):
     self._applied = {}  # graph -> the latest call's `applied` tensor (an output, not state)
 
   @property
-  def num_micro_batches(self):
-    """Runs per applied update."""
-    return self._num_micro_batches
-
-  @property
   def applied(self):
     """Scalar bool Tensor: did this run apply an update? (latest `apply_gradients`).
 
@@ -103,16 +98,6 @@ class GradientAccumulationOptimizer(WrappedOptimizer):
   def count_micro_steps(self):
     """Whether ``global_step`` counts runs (micro-steps) instead of applied updates."""
     return self._count_micro_steps
-
-  @property
-  def transform_micro_batches(self):
-    """Whether the transforms act on each micro-batch's gradient instead of the window's mean."""
-    return self._transform_micro_batches
-
-  @property
-  def skipped_windows(self):
-    """int64 variable counting windows dropped by ``skip_non_finite`` (`skipped_steps`)."""
-    return self.skipped_steps
 
   def _accumulator(self, var, sparse):
     """The `GradientAccumulator` of `var`; its variables are non-slot variables of this wrapper."""

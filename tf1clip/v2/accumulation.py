@@ -23,7 +23,7 @@ from tf1clip.accumulation import accumulators
 from tf1clip.v2 import optimizer as optimizer_lib
 
 
-class GradientAccumulationOptimizer(optimizer_lib.WrappedOptimizer):
+class GradientAccumulationOptimizer(accumulators.Accumulating, optimizer_lib.WrappedOptimizer):
   """Accumulates gradients over `num_micro_batches` calls and applies their mean once.
 
   Example::
@@ -71,19 +71,9 @@ class GradientAccumulationOptimizer(optimizer_lib.WrappedOptimizer):
     self._accumulator_variables = []  # tracked, so tf.train.Checkpoint saves the sums
 
   @property
-  def num_micro_batches(self):
-    """Calls per applied update."""
-    return self._num_micro_batches
-
-  @property
   def micro_step(self):
     """int64 tf.Variable: micro-batches accumulated in the current window."""
     return self._micro_step
-
-  @property
-  def skipped_windows(self):
-    """int64 tf.Variable counting windows dropped by ``skip_non_finite`` (`skipped_steps`)."""
-    return self._skipped_steps
 
   def _own_variables(self):
     state = [self._micro_step] if self._micro_step is not None else []
