@@ -21,7 +21,7 @@ exactly as ``tf.compat.v1.train.experimental.MixedPrecisionLossScaleOptimizer`` 
 ``WrappedOptimizer.skipped_steps``.
 """
 
-from typing import Any, Callable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Iterable, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import tensorflow as tf
@@ -32,8 +32,7 @@ from tf1clip import validation
 
 _Optimizer = tf.compat.v1.train.Optimizer
 
-GradsAndVars = List[Tuple[Any, Any]]
-Transform = Callable[[GradsAndVars], GradsAndVars]
+Transform = transforms_lib.Transform
 
 
 def check_optimizer(optimizer: Any, arg: str = "optimizer") -> None:
@@ -111,7 +110,8 @@ class WrappedOptimizer(transforms_lib.Pipeline, _Optimizer):
         aggregation_method=aggregation_method,
         colocate_gradients_with_ops=colocate_gradients_with_ops, grad_loss=grad_loss)
 
-  def apply_gradients(self, grads_and_vars, global_step=None, name=None):
+  def apply_gradients(self, grads_and_vars: Iterable[Tuple[Any, Any]], global_step: Any = None,
+                      name: Optional[str] = None) -> tf.Operation:
     """Runs the transforms, then the inner optimizer's ``apply_gradients``.
 
     Args:

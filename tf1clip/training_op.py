@@ -19,6 +19,7 @@ Place in the data flow (DESIGN.md): transforms <- optimizer <- **training_op** (
 
 import contextlib
 import numbers
+from typing import Any, Optional
 
 import tensorflow as tf
 
@@ -352,13 +353,13 @@ def _moving_average(variable, value, decay):
     return V1.assign_sub(variable, (variable - value) * decay)
 
 
-def adaptive_clipping_fn(std_factor=2.,
-                         decay=0.95,
-                         static_max_norm=None,
-                         global_step=None,
-                         report_summary=False,
-                         epsilon=1e-8,
-                         name=None):
+def adaptive_clipping_fn(std_factor: Any = 2.,
+                         decay: Any = 0.95,
+                         static_max_norm: Any = None,
+                         global_step: Any = None,
+                         report_summary: bool = False,
+                         epsilon: float = 1e-8,
+                         name: Optional[str] = None) -> "AdaptiveClipping":
   """Adapts the clipping threshold to moving statistics of the log global norm (contrib's).
 
   Keeps moving averages of the mean and the square of log(global norm) in the non-trainable

@@ -23,6 +23,7 @@ Example::
 
 import numbers
 import re
+from typing import Any, Callable, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import tensorflow as tf
@@ -30,8 +31,13 @@ import tensorflow as tf
 from tf1clip import clipping
 from tf1clip import validation
 
+# The protocol, in types: a transform maps (gradient, variable) pairs to pairs; it may also have
+# build(var_list) -> None, called once by every adapter before the first step.
+GradsAndVars = List[Tuple[Any, Any]]
+Transform = Callable[[GradsAndVars], GradsAndVars]
 
-def transform_name(transform):
+
+def transform_name(transform: Any) -> str:
   """The name used for a transform in error messages: its ``__name__``, else its repr."""
   return getattr(transform, "__name__", None) or repr(transform)
 
@@ -70,7 +76,7 @@ def _var_names(grads_and_vars):
   return [variable_name(v) for _, v in grads_and_vars]
 
 
-def check_gradients_provided(grads_and_vars):
+def check_gradients_provided(grads_and_vars: Iterable[Tuple[Any, Any]]) -> GradsAndVars:
   """Checks the list given to ``apply_gradients``, as TF1's ``Optimizer.apply_gradients`` does.
 
   Args:
@@ -125,7 +131,7 @@ def _check_gradient_matches_variable(name, i, grad, var):
                                                    var_shape))
 
 
-def check_transform_result(transform, before, after):
+def check_transform_result(transform: Any, before: GradsAndVars, after: Any) -> GradsAndVars:
   """Checks that a transform kept the list's length, its variables in order, and each gradient's dtype/shape.
 
   Args:
@@ -175,7 +181,7 @@ def check_transform_result(transform, before, after):
   return after
 
 
-def build_transform(transform, var_list):
+def build_transform(transform: Transform, var_list: Sequence[Any]) -> None:
   """Calls ``transform.build(var_list)`` when the transform has one (creates its state)."""
   build = getattr(transform, "build", None)
   if callable(build):
@@ -202,20 +208,20 @@ class Chain:
   def __len__(self):
     return len(self.transforms)
 
-  def build(self, var_list):
+  def build(self, var_list: Sequence[Any]) -> None:
     """Creates every member's state for `var_list` (each member's ``build`` is idempotent)."""
     var_list = list(var_list)
     for t in self.transforms:
       build_transform(t, var_list)
 
-  def __call__(self, grads_and_vars):
+  def __call__(self, grads_and_vars: Iterable[Tuple[Any, Any]]) -> GradsAndVars:
     grads_and_vars = list(grads_and_vars)
     for t in self.transforms:
       grads_and_vars = check_transform_result(t, grads_and_vars, t(list(grads_and_vars)))
     return grads_and_vars
 
 
-def chain(*transforms):
+def chain(*transforms: Transform) -> "Chain":
   """Composes transforms, applied left to right; each result is checked.
 
   Args:
@@ -236,7 +242,7 @@ def chain(*transforms):
   return Chain(transforms)
 
 
-def as_chain(transforms, arg="transforms"):
+def as_chain(transforms: Union[Transform, Sequence[Transform]], arg: str = "transforms") -> "Chain":
   """The one check of a wrapper's ``transforms=`` argument; returns their `Chain`.
 
   Args:
@@ -291,7 +297,7 @@ def _is_python_number(x):
   return isinstance(x, (numbers.Real, np.number)) and not isinstance(x, bool)
 
 
-def clip_by_value(clip_value_min, clip_value_max):
+def clip_by_value(clip_value_min: Any, clip_value_max: Any) -> Transform:
   """Clips every gradient element-wise to ``[clip_value_min, clip_value_max]``.
 
   Args:
@@ -316,7 +322,7 @@ def clip_by_value(clip_value_min, clip_value_max):
       "clip_by_value(%r, %r)" % (clip_value_min, clip_value_max))
 
 
-def clip_by_norm(clip_norm):
+def clip_by_norm(clip_norm: Any) -> Transform:
   """Clips each gradient separately to L2 norm at most `clip_norm` (changes the direction).
 
   A transform factory: it returns a transform for lists of ``(gradient, variable)`` pairs. The
@@ -335,7 +341,7 @@ def clip_by_norm(clip_norm):
   return _per_gradient_clip(clipping.clip_by_norm, clip_norm)
 
 
-def clip_by_average_norm(clip_norm):
+def clip_by_average_norm(clip_norm: Any) -> Transform:
   """Clips each gradient separately to average L2 norm (norm / size) at most `clip_norm`.
 
   Args:
@@ -356,7 +362,7 @@ def _per_gradient_clip(clip_fn, clip_norm):
                 "%s(%r)" % (clip_fn.__name__, clip_norm))
 
 
-def clip_by_global_norm(clip_norm):
+def clip_by_global_norm(clip_norm: Any) -> Transform:
   """Scales all gradients together so that their global norm is at most `clip_norm`.
 
   Keeps the direction of the whole update. This is what ``tf.contrib.estimator.
@@ -410,7 +416,7 @@ def _multiplier_lookup(multipliers):
   return by_ref, by_name
 
 
-def scale_by_multipliers(multipliers):
+def scale_by_multipliers(multipliers: dict) -> Transform:
   """Multiplies the gradients of some variables by constants (``gradient_multipliers``).
 
   Args:
@@ -446,7 +452,7 @@ def scale_by_multipliers(multipliers):
   return _named(transform, "scale_by_multipliers")
 
 
-def add_gradient_noise(scale, seed=None):
+def add_gradient_noise(scale: Any, seed: Optional[int] = None) -> Transform:
   """Adds zero-mean noise of standard deviation `scale` to every gradient.
 
   As ``tf.contrib.layers.optimize_loss(gradient_noise_scale=...)``: the noise is
@@ -489,7 +495,7 @@ def add_gradient_noise(scale, seed=None):
   return _named(transform, "add_gradient_noise(%r)" % (scale,))
 
 
-def freeze(selection):
+def freeze(selection: Any) -> Transform:
   """Drops the gradients of selected variables (they become None, so nothing updates them).
 
   The inner optimizer then creates no slots for them and does not touch them, exactly as
@@ -550,7 +556,7 @@ def freeze(selection):
   return _named(transform, "freeze(%s)" % label)
 
 
-def all_finite(grads_and_vars):
+def all_finite(grads_and_vars: Iterable[Tuple[Any, Any]]) -> tf.Tensor:
   """A scalar bool Tensor: True when every non-None gradient is finite (no NaN, no Inf).
 
   Sparse gradients are checked on their values. Integer gradients count as finite.

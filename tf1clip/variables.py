@@ -15,6 +15,7 @@ accepts a ``select_variables`` result to drop gradients inside a wrapped optimiz
 """
 
 import re
+from typing import Any, List, Optional, Sequence, Union
 
 import tensorflow as tf
 
@@ -44,8 +45,9 @@ def _existing_scopes(names):
   return sorted(scopes)
 
 
-def select_variables(scope=None, regex=None,
-                     collection=tf.compat.v1.GraphKeys.TRAINABLE_VARIABLES, exclude=None):
+def select_variables(scope: Union[None, str, Sequence[str]] = None, regex: Optional[str] = None,
+                     collection: Any = tf.compat.v1.GraphKeys.TRAINABLE_VARIABLES,
+                     exclude: Any = None) -> List[Any]:
   """Chooses variables by scope, regular expression, collection and exclusions, for ``var_list``.
 
   Example::

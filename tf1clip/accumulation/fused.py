@@ -15,6 +15,7 @@ Place in the data flow (DESIGN.md): optimizer <- **accumulation** <- contrib/com
 """
 
 import collections
+from typing import Any, Callable, Optional, Sequence, Union
 
 import tensorflow as tf
 
@@ -135,8 +136,12 @@ def _zeros_like_var(var):
   return tf.zeros(var.shape if var.shape.is_fully_defined() else tf.shape(var), dtype)
 
 
-def fused_accumulation_step(model_fn, inputs, num_micro_batches, optimizer, var_list=None,
-                            global_step=None, transforms=(), name="FusedAccumulation"):
+def fused_accumulation_step(model_fn: Callable[[Any], Any], inputs: Any, num_micro_batches: int,
+                            optimizer: tf.compat.v1.train.Optimizer,
+                            var_list: Optional[Sequence[Any]] = None, global_step: Any = None,
+                            transforms: Union[transforms_lib.Transform,
+                                              Sequence[transforms_lib.Transform]] = (),
+                            name: str = "FusedAccumulation") -> FusedStep:
   """Builds one update over a big batch, computed micro-batch by micro-batch in a loop.
 
   Example::

@@ -11,6 +11,8 @@ inner optimizer's step on the big batch, slots and Adam's beta powers included.
 Place in the data flow (DESIGN.md): optimizer <- **accumulation** <- contrib/compat/v2.
 """
 
+from typing import Sequence, Union
+
 import numpy as np
 import tensorflow as tf
 
@@ -18,6 +20,7 @@ from tf1clip import _graph
 from tf1clip import transforms as transforms_lib
 from tf1clip.accumulation import accumulators
 from tf1clip.optimizer import WrappedOptimizer
+from tf1clip.transforms import Transform
 
 
 class GradientAccumulationOptimizer(accumulators.Accumulating, WrappedOptimizer):
@@ -41,9 +44,10 @@ class GradientAccumulationOptimizer(accumulators.Accumulating, WrappedOptimizer)
   train op (``UPDATE_OPS`` of batch normalization) run on every micro-batch.
   """
 
-  def __init__(self, optimizer, num_micro_batches, transforms=(),
-               transform_micro_batches=False, skip_non_finite=False,
-               count_micro_steps=False, name="GradientAccumulation"):
+  def __init__(self, optimizer: tf.compat.v1.train.Optimizer, num_micro_batches: int,
+               transforms: Union[Transform, Sequence[Transform]] = (),
+               transform_micro_batches: bool = False, skip_non_finite: bool = False,
+               count_micro_steps: bool = False, name: str = "GradientAccumulation") -> None:
     """Wraps `optimizer`.
 
     Args:

@@ -17,9 +17,12 @@ rows, so a window costs the rows it touched.
 Place in the data flow (DESIGN.md): accumulation <- **v2** (builds on v2.optimizer).
 """
 
+from typing import Any, Optional, Sequence, Union
+
 import tensorflow as tf
 
 from tf1clip.accumulation import accumulators
+from tf1clip.transforms import Transform
 from tf1clip.v2 import optimizer as optimizer_lib
 
 
@@ -40,8 +43,10 @@ class GradientAccumulationOptimizer(accumulators.Accumulating, optimizer_lib.Wra
       applied = micro_step(x, y)
   """
 
-  def __init__(self, optimizer, num_micro_batches, transforms=(),
-               transform_micro_batches=False, skip_non_finite=False, name=None):
+  def __init__(self, optimizer: Any, num_micro_batches: int,
+               transforms: Union[Transform, Sequence[Transform]] = (),
+               transform_micro_batches: bool = False, skip_non_finite: bool = False,
+               name: Optional[str] = None) -> None:
     # No count_micro_steps: the Keras optimizer's `iterations` counts applied updates, and a
     # schedule reads it; count calls yourself if you need the micro-step count.
     """Wraps `optimizer`.

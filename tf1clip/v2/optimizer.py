@@ -21,6 +21,7 @@ Place in the data flow (DESIGN.md): clipping <- transforms <- optimizer <- accum
 
 import inspect
 import re
+from typing import Any, Iterable, Optional, Sequence, Tuple, Union
 
 import tensorflow as tf
 
@@ -145,7 +146,9 @@ class WrappedOptimizer(transforms_lib.Pipeline, tf.Module):
   Subclasses (gradient accumulation) override `_pipeline`.
   """
 
-  def __init__(self, optimizer, transforms=(), skip_non_finite=False, name=None):
+  def __init__(self, optimizer: Any,
+               transforms: Union[transforms_lib.Transform, Sequence[transforms_lib.Transform]] = (),
+               skip_non_finite: bool = False, name: Optional[str] = None) -> None:
     """Wraps `optimizer`.
 
     Args:
@@ -211,7 +214,7 @@ class WrappedOptimizer(transforms_lib.Pipeline, tf.Module):
 
   # --- building state -----------------------------------------------------------------------
 
-  def build(self, var_list):
+  def build(self, var_list: Sequence[Any]) -> None:
     """Creates the inner optimizer's slots and the wrapper's state for `var_list`.
 
     Called by the first `apply_gradients`; call it yourself under ``strategy.scope()``
@@ -314,7 +317,8 @@ class WrappedOptimizer(transforms_lib.Pipeline, tf.Module):
     """Keras 3 spelling of `apply_gradients`: ``apply(grads, trainable_variables)``."""
     return self.apply_gradients(zip(grads, trainable_variables))
 
-  def apply_gradients(self, grads_and_vars, name=None):
+  def apply_gradients(self, grads_and_vars: Iterable[Tuple[Any, Any]],
+                      name: Optional[str] = None) -> tf.Tensor:
     """Reduces across replicas, runs the transforms, and applies through the inner optimizer.
 
     Args:
@@ -438,7 +442,8 @@ def _colocated(var):
   return tf.device(tf_variable(var).device)
 
 
-def clip_gradients_by_norm(optimizer, clip_norm, name=None):
+def clip_gradients_by_norm(optimizer: Any, clip_norm: Any,
+                           name: Optional[str] = None) -> WrappedOptimizer:
   """Returns a Keras optimizer wrapper that clips gradients by their global norm first.
 
   The TF2 counterpart of ``tf1clip.clip_gradients_by_norm`` (``tf.contrib.estimator``'s):
