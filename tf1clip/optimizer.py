@@ -46,6 +46,9 @@ def check_optimizer(optimizer: Any, arg: str = "optimizer") -> None:
 class WrappedOptimizer(transforms_lib.Pipeline, _Optimizer):
   """An Optimizer that transforms the gradients before the inner optimizer applies them.
 
+  Same name as its tf1clip.v2 counterpart, different contract (graph mode vs eager):
+  docs/architecture.md, "The v1/v2 pairs".
+
   Example::
 
     opt = tf1clip.WrappedOptimizer(

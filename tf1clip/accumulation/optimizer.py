@@ -26,6 +26,9 @@ from tf1clip.transforms import Transform
 class GradientAccumulationOptimizer(accumulators.Accumulating, WrappedOptimizer):
   """Accumulates gradients over `num_micro_batches` runs and applies their mean once.
 
+  Same name as its tf1clip.v2 counterpart, different contract (graph mode vs eager):
+  docs/architecture.md, "The v1/v2 pairs".
+
   Example::
 
     opt = tf1clip.GradientAccumulationOptimizer(

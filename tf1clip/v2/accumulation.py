@@ -29,6 +29,9 @@ from tf1clip.v2 import optimizer as optimizer_lib
 class GradientAccumulationOptimizer(accumulators.Accumulating, optimizer_lib.WrappedOptimizer):
   """Accumulates gradients over `num_micro_batches` calls and applies their mean once.
 
+  Same name as its TF1 (graph-mode) counterpart, different contract (eager / tf.function):
+  docs/architecture.md, "The v1/v2 pairs".
+
   Example::
 
     opt = tf1clip.v2.GradientAccumulationOptimizer(

@@ -130,6 +130,9 @@ def _scale(grad, factor):
 class WrappedOptimizer(transforms_lib.Pipeline, tf.Module):
   """A Keras optimizer whose gradients pass through tf1clip transforms first.
 
+  Same name as its TF1 (graph-mode) counterpart, different contract (eager / tf.function):
+  docs/architecture.md, "The v1/v2 pairs".
+
   Works eagerly, inside ``tf.function`` and inside ``strategy.run`` (MirroredStrategy).
 
   Example::
