@@ -16,12 +16,12 @@ Every function builds plain TF ops, so it works in graph mode, eagerly and insid
 """
 
 import collections.abc
-import contextlib
 import numbers
 
 import numpy as np
 import tensorflow as tf
 
+from tf1clip import _graph
 from tf1clip import validation
 
 _HALF_DTYPES = (tf.float16, tf.bfloat16)
@@ -41,13 +41,6 @@ def _static_value(x):
     return np.asarray(x, dtype=np.float64)
   except (TypeError, ValueError, NotImplementedError):  # e.g. a list holding symbolic tensors
     return None
-
-
-def _colocated(v):
-  """Places ops with `v` as TF's clip_ops do (Graph.colocate_with; no deprecation log, no-op eagerly)."""
-  if tf.executing_eagerly():
-    return contextlib.nullcontext()
-  return v.graph.colocate_with(v.op)
 
 
 def _shown(value):
@@ -284,7 +277,7 @@ def global_norm(t_list, name=None):
           f"({[None if v is None else v.dtype.name for v in values]}). Cast them first.")
     half_squared_norms = []
     for v in present:
-      with _colocated(v):
+      with _graph.colocated(v):
         half_squared_norms.append(tf.nn.l2_loss(v))
     half_squared_norm = tf.reduce_sum(tf.stack(half_squared_norms))
     return tf.sqrt(
@@ -343,7 +336,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
       if v is None:
         list_clipped.append(None)
         continue
-      with _colocated(v):
+      with _graph.colocated(v):
         clipped = tf.identity(v * tf.cast(scale, v.dtype), name="%s_%d" % (name, i))
       list_clipped.append(_like(sparse, clipped))
   return list_clipped, use_norm
