@@ -56,3 +56,19 @@ def test_run_without_a_script_says_the_script_is_required():
   proc = _python(["-m", "tf1clip", "run"])
   assert proc.returncode == 2
   assert "the script to run is required" in proc.stderr and "script_args" not in proc.stderr
+
+
+def test_doctor_reports_a_patch_whose_source_moved_as_skipped_without_failing():
+  code = ("import sys, types\n"
+          "from tf1clip.compat import doctor, shims\n"
+          "mod = types.ModuleType('fake_shim')\n"
+          "mod.PATCHES = (shims.Patch('tensorflow.python.framework.ops:NoSuchThing',\n"
+          "                           'tensorflow.python.no_such_module:Thing', 'fake feature'),)\n"
+          "sys.modules['fake_shim'] = mod\n"
+          "shims.SHIMS['fake'] = 'fake_shim:PATCHES'\n"
+          "sys.exit(doctor.main())\n")
+  proc = _python(code)
+  assert proc.returncode == 0, proc.stdout + proc.stderr
+  assert "fake: 0 applied, 0 present, 1 skipped" in proc.stdout
+  assert "skipped tensorflow.python.framework.ops:NoSuchThing" in proc.stdout
+  assert "affects: fake feature" in proc.stdout
