@@ -218,7 +218,7 @@ class WrappedOptimizer(transforms_lib.Pipeline, tf.Module):
   # --- building state -----------------------------------------------------------------------
 
   def build(self, var_list: Sequence[Any]) -> None:
-    """Creates the inner optimizer's slots and the wrapper's state for `var_list`.
+    """Creates the inner optimizer's slots, the transforms' state (their build) and the wrapper's own.
 
     Called by the first `apply_gradients`; call it yourself under ``strategy.scope()``
     before ``strategy.run``, or to create slots for variables the first step does not reach.
@@ -238,7 +238,7 @@ class WrappedOptimizer(transforms_lib.Pipeline, tf.Module):
           self._optimizer.build(var_list)
       else:
         self._optimizer._create_all_weights(var_list)  # pylint: disable=protected-access
-      self._build_transforms(var_list)
+      self._ensure_transforms_built(var_list)
       self._build_own(var_list)
     self._built = True
 
