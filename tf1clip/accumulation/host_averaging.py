@@ -18,6 +18,8 @@ Place in the data flow (DESIGN.md): optimizer <- **accumulation** <- contrib/com
 import numpy as np
 import tensorflow as tf
 
+from tf1clip import optimizer as optimizer_lib
+
 
 def _is_sparse_value(g):
   # What sess.run returns for an IndexedSlices: an IndexedSlicesValue namedtuple (not in
@@ -105,9 +107,7 @@ class HostGradientAverager:
       TypeError: if `optimizer` is not an Optimizer.
       ValueError: if no variable gets a gradient from `loss`.
     """
-    if not isinstance(optimizer, tf.compat.v1.train.Optimizer):
-      raise TypeError("optimizer must be a tf.compat.v1.train.Optimizer; got a %s: %r"
-                      % (type(optimizer).__name__, optimizer))
+    optimizer_lib.check_optimizer(optimizer)
     grads_and_vars = [(g, v) for g, v in optimizer.compute_gradients(loss, var_list=var_list)
                       if g is not None]
     if not grads_and_vars:

@@ -16,6 +16,8 @@ import numbers
 import numpy as np
 import tensorflow as tf
 
+from tf1clip import optimizer as optimizer_lib
+
 Mapping = collections.namedtuple(
     "Mapping", ["tf1", "keras", "kwargs", "same_steps", "differences"])
 Mapping.__doc__ = """How one TF1 optimizer maps to Keras.
@@ -180,8 +182,7 @@ def mapping_for(tf1_optimizer):
   tf1_optimizer = _unwrap(tf1_optimizer)
   cls = tf1_optimizer if isinstance(tf1_optimizer, type) else type(tf1_optimizer)
   if not issubclass(cls, tf.compat.v1.train.Optimizer):
-    raise TypeError("tf1_optimizer must be a tf.compat.v1.train.Optimizer; got a %s: %r"
-                    % (cls.__name__, tf1_optimizer))
+    optimizer_lib.check_optimizer(tf1_optimizer, "tf1_optimizer")
   table = _class_table()
   if cls in table:
     return table[cls]
