@@ -43,6 +43,10 @@ import tensorflow as tf
 
 import tf1clip
 from benchmarks import timing
+
+# graphs/ is the repository's folder of reference graphs, not an installed package.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
 from graphs import big_batch_mlp
 
 FLAGS = flags.FLAGS

@@ -14,6 +14,7 @@ Run:  python -m benchmarks.clip_overhead [--rounds 15 --iters 50] [--graphs lstm
 """
 
 import os
+import sys
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
@@ -24,6 +25,10 @@ import tensorflow as tf
 import tf1clip
 from benchmarks import timing
 from benchmarks import variants
+
+# graphs/ is the repository's folder of reference graphs, not an installed package.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
 from graphs import cbow
 from graphs import lstm_classifier
 

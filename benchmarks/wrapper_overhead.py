@@ -15,6 +15,7 @@ Run:  python -m benchmarks.wrapper_overhead [--rounds 15 --iters 50] [--graphs l
 """
 
 import os
+import sys
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
@@ -26,6 +27,10 @@ import tensorflow as tf
 import tf1clip
 from benchmarks import timing
 from benchmarks import variants
+
+# graphs/ is the repository's folder of reference graphs, not an installed package.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
 from graphs import lstm_classifier
 from graphs import model as model_lib
 

@@ -16,6 +16,7 @@ Run:  python examples/big_batch.py [--num_micro_batches 4 --micro_batch_size 32 
 """
 
 import os
+import sys
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
@@ -25,6 +26,10 @@ import numpy as np
 import tensorflow as tf
 
 import tf1clip
+
+# graphs/ is the repository's folder of reference graphs, not an installed package.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
 from graphs import big_batch_mlp
 
 FLAGS = flags.FLAGS

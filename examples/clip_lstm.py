@@ -12,6 +12,7 @@ Run:  python examples/clip_lstm.py --steps 60 [--clip_norm 1.0] [--learning_rate
 """
 
 import os
+import sys
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
@@ -21,6 +22,10 @@ import numpy as np
 import tensorflow as tf
 
 import tf1clip
+
+# graphs/ is the repository's folder of reference graphs, not an installed package.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
 from graphs import lstm_classifier
 
 FLAGS = flags.FLAGS

@@ -19,6 +19,7 @@ Run:  python examples/freeze_and_stop.py [--steps 200] [--learning_rate 0.05]
 """
 
 import os
+import sys
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 
@@ -28,6 +29,10 @@ import numpy as np
 import tensorflow as tf
 
 import tf1clip
+
+# graphs/ is the repository's folder of reference graphs, not an installed package.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
 from graphs import cbow
 from graphs import frozen_product
 

@@ -352,3 +352,23 @@ def test_eager_use_raises_and_points_to_the_tf2_path():
   opt = GradientAccumulationOptimizer(tf.compat.v1.train.GradientDescentOptimizer(0.1), 2)
   with pytest.raises(RuntimeError, match="tf1clip.v2"):
     opt.apply_gradients([(tf.constant(1.0), w)])
+
+
+def test_a_stateful_transform_on_the_mean_is_built_outside_the_window_cond(graph, sess):
+  # adaptive_clipping_fn keeps moving statistics; they must exist before the tf.cond that applies
+  # the window's mean, in GLOBAL_VARIABLES (Saver), and move once per applied window.
+  x, y, (w, b), loss = linear_model()
+  opt = GradientAccumulationOptimizer(
+      tf.compat.v1.train.GradientDescentOptimizer(0.1), 2,
+      transforms=[tf1clip.adaptive_clipping_fn(decay=0.5)], skip_non_finite=True)
+  train_op = opt.minimize(loss)
+  stats = [v for v in tf.compat.v1.global_variables() if "AdaptiveMaxNorm" in v.op.name]
+  assert sorted(v.op.name for v in stats) == ["AdaptiveMaxNorm/mean", "AdaptiveMaxNorm/sq_mean"]
+  for v in stats:  # created at the top level, not inside a cond branch
+    assert v.op._control_flow_context is None  # pylint: disable=protected-access
+  sess.run(tf.compat.v1.global_variables_initializer())
+  means = []
+  for bx, by in batches(4):
+    sess.run(train_op, {x: bx, y: by})
+    means.append(sess.run(stats[0]))
+  assert means[0] == 0 and means[1] != 0 and means[2] == means[1] and means[3] != means[2]

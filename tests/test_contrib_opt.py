@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
+import tf1clip
 from tf1clip.contrib import opt
 
 V1 = tf.compat.v1
@@ -137,3 +138,20 @@ def test_clip_gradients_by_global_norm_matches_tf_and_keeps_sparse_sparse(sess):
   clipped = opt.clip_gradients_by_global_norm([(30 * dense, variables[0])])[0][0][0]
   np.testing.assert_allclose(sess.run(tf.norm(clipped)), 20.0, rtol=1e-6)
   np.testing.assert_allclose(sess.run(default_norm), 150.0, rtol=1e-6)
+
+
+def test_multitask_wrapper_is_an_optimizer_that_nests_inside_clip_gradients_by_norm(sess):
+  # Before, clip_gradients_by_norm(MultitaskOptimizerWrapper(opt), 5) raised TypeError.
+  a = V1.get_variable("a", initializer=[3.0, 4.0])
+  b = V1.get_variable("b", initializer=[1.0])
+  loss = tf.reduce_sum(a * a) + 0.0 * tf.reduce_sum(b)  # b's gradient is all zeros
+  wrapped = tf1clip.clip_gradients_by_norm(
+      opt.MultitaskOptimizerWrapper(V1.train.MomentumOptimizer(0.1, 0.9)), 5.0)
+  assert isinstance(wrapped.inner_optimizer, V1.train.Optimizer)
+  train_op = wrapped.minimize(loss)
+  sess.run(V1.global_variables_initializer())
+  sess.run(train_op)
+  # gradient [6, 8] (norm 10) clipped to [3, 4]; b untouched, its momentum slot too.
+  np.testing.assert_allclose(sess.run(a), [3.0 - 0.3, 4.0 - 0.4], rtol=1e-6)
+  np.testing.assert_array_equal(sess.run(b), [1.0])
+  np.testing.assert_array_equal(sess.run(wrapped.get_slot(b, "momentum")), [0.0])

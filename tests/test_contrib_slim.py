@@ -12,7 +12,9 @@ import tensorflow as tf
 
 import tf1clip.contrib as contrib
 from tf1clip.compat import check
+from tf1clip.compat import shims
 from tf1clip.contrib import slim
+from tf1clip.contrib.slim_shim import PATCHES
 
 import tf_slim  # pylint: disable=g-bad-import-order
 
@@ -29,7 +31,9 @@ def test_tf_contrib_slim_is_tf_slim_with_the_moved_names_back():
   assert contrib.slim is slim
   assert slim.conv2d is tf_slim.conv2d and slim.learning is tf_slim.learning
   assert slim.nets.resnet_v1 is __import__("tf_slim.nets.resnet_v1").nets.resnet_v1
-  assert slim.install_shim() == []  # idempotent: everything is in place already
+  report = shims.apply("tf_slim")  # idempotent: the report of the one application
+  assert not report.skipped and report is shims.apply("tf_slim")
+  assert {p.target for p, _ in report.applied + report.present} == {p.target for p in PATCHES}
   from tensorflow.python.framework import ops  # pylint: disable=g-direct-tensorflow-import
   from tensorflow.python.ops import control_flow_ops  # pylint: disable=g-direct-tensorflow-import
   assert ops.Tensor is tf.Tensor and ops.IndexedSlices is tf.IndexedSlices

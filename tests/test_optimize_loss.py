@@ -135,7 +135,7 @@ def test_invalid_global_step_raises_type_error(graph, make_step):
 
 def test_negative_learning_rate_raises_value_error(graph):
   _, _, loss, global_step = _setup_model()
-  with pytest.raises(ValueError, match="Invalid learning_rate"):
+  with pytest.raises(ValueError, match="`learning_rate` must be >= 0; got -0.1"):
     optimize_loss(loss, global_step, learning_rate=-0.1, optimizer="SGD")
 
 
@@ -154,7 +154,7 @@ def test_integer_clip_gradients_and_learning_rate_are_accepted():
 @pytest.mark.parametrize("bad", ["5", [1.0]])
 def test_clip_gradients_of_unknown_type_raises_value_error(graph, bad):
   _, _, loss, global_step = _setup_model()
-  with pytest.raises(ValueError, match="Unknown type"):
+  with pytest.raises(ValueError, match="`clip_gradients` must be a number > 0 or a callable"):
     optimize_loss(loss, global_step, learning_rate=0.1, optimizer="SGD", clip_gradients=bad)
 
 

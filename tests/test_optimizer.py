@@ -122,7 +122,7 @@ def test_clip_gradients_by_norm_is_named_ClipByNorm_plus_inner_name(graph):
 def test_clip_gradients_by_norm_keeps_embedding_gradient_sparse(graph):
   loss, _, _, _ = _model()
   opt = tf1clip.clip_gradients_by_norm(_adam(), 1.0)
-  gv = opt._transform(opt.compute_gradients(loss))
+  gv = transforms.chain(*opt.transforms)(opt.compute_gradients(loss))
   assert isinstance(gv[2][0], tf.IndexedSlices)
 
 
@@ -139,12 +139,12 @@ def test_wrapping_something_that_is_not_an_optimizer_raises_type_error_naming_it
 
 @pytest.mark.parametrize("bad", [0.0, -2, -0.5])
 def test_non_positive_clip_norm_raises_value_error(bad):
-  with pytest.raises(ValueError, match="clip_norm must be > 0"):
+  with pytest.raises(ValueError, match="`clip_norm` must be > 0"):
     tf1clip.clip_gradients_by_norm(V1.train.GradientDescentOptimizer(0.1), bad)
 
 
 def test_transforms_must_be_callables(graph):
-  with pytest.raises(TypeError, match=r"transforms\[1\] must be a callable"):
+  with pytest.raises(TypeError, match=r"`transforms\[1\]` must be a callable"):
     tf1clip.WrappedOptimizer(_adam(), [transforms.clip_by_norm(1.0), "clip"])
 
 

@@ -142,12 +142,12 @@ def test_global_norm_clip_matches_tf1_on_any_gradient_list_with_nones(
                                      transforms.clip_by_average_norm])
 @pytest.mark.parametrize("bad", [0, -1.0])
 def test_clip_factories_reject_non_positive_norm(factory, bad):
-  with pytest.raises(ValueError, match="clip_norm must be > 0"):
+  with pytest.raises(ValueError, match="`clip_norm` must be > 0"):
     factory(bad)
 
 
 def test_clip_by_value_rejects_min_above_max():
-  with pytest.raises(ValueError, match="clip_value_min must be <= clip_value_max"):
+  with pytest.raises(ValueError, match="`clip_value_min` must be <= `clip_value_max`"):
     transforms.clip_by_value(2.0, 1.0)
 
 
@@ -210,7 +210,7 @@ def test_gradient_noise_differs_between_equal_shaped_gradients():
 
 
 def test_gradient_noise_rejects_negative_scale():
-  with pytest.raises(ValueError, match="scale must be >= 0"):
+  with pytest.raises(ValueError, match="`scale` must be >= 0"):
     transforms.add_gradient_noise(-0.1)
 
 
@@ -288,3 +288,53 @@ def test_transforms_give_the_same_numbers_eagerly_in_tf_function_and_in_a_graph(
   for a, b, c in zip(eager[:2], in_function, in_graph):
     np.testing.assert_allclose(a, b, rtol=1e-6)
     np.testing.assert_allclose(a, c, rtol=1e-6)
+
+
+class _Counting:
+  """A stateful transform that counts its builds and the variables it creates."""
+
+  def __init__(self):
+    self.builds = 0
+    self.state = None
+    self.__name__ = "counting"
+
+  def build(self, var_list):
+    self.builds += 1
+    if self.state is None:
+      self.state = tf.Variable(0.0, trainable=False, name="counting_state")
+
+  def __call__(self, grads_and_vars):
+    return grads_and_vars
+
+
+def test_chain_build_builds_each_member_and_nested_chains_flatten():
+  inner, outer = _Counting(), _Counting()
+  composed = transforms.chain(transforms.chain(inner), transforms.clip_by_global_norm(1.0), outer)
+  assert len(composed) == 3 and composed.transforms[0] is inner
+  variables = [v for _, v in _pairs()]
+  composed.build(variables)
+  composed.build(variables)  # idempotency is the member's: no second variable
+  assert inner.builds == outer.builds == 2 and inner.state is not None
+
+
+def test_chain_rejects_a_transform_that_changes_a_gradients_dtype_before_anything_runs():
+  def to_float64(gv):
+    return [(None if g is None else tf.cast(tf.convert_to_tensor(g), tf.float64), v)
+            for g, v in gv]
+  with pytest.raises(ValueError, match=r"to_float64 changed the dtype of the gradient of dense/w "
+                                       r"\(position 0\) to float64"):
+    transforms.chain(to_float64)(_pairs())
+
+
+def test_chain_rejects_a_transform_that_changes_a_gradients_shape():
+  def flatten(gv):
+    return [(tf.reshape(g, [-1]) if isinstance(g, tf.Tensor) else g, v) for g, v in gv]
+  with pytest.raises(ValueError, match=r"flatten changed the shape of the gradient of dense/w"):
+    transforms.chain(flatten)(_pairs())
+
+
+def test_as_chain_names_the_argument_and_the_bad_element():
+  with pytest.raises(TypeError, match=r"`transforms` must be a callable or a list of callables"):
+    transforms.as_chain(5)
+  with pytest.raises(TypeError, match=r"`clip_gradients\[1\]` must be a callable"):
+    transforms.as_chain([transforms.clip_by_norm(1.0), "x"], "clip_gradients")

@@ -187,3 +187,17 @@ def test_sparse_sums_stay_sparse_until_the_mean():
 def test_num_micro_batches_must_be_a_positive_int(bad):
   with pytest.raises(ValueError, match="num_micro_batches"):
     tf1clip.v2.GradientAccumulationOptimizer(keras.optimizers.SGD(0.1), bad)
+
+
+def test_a_sparse_window_resets_only_the_rows_it_touched():
+  # "A window costs the rows it touched": a row no gradient touched keeps whatever it held.
+  emb = tf.Variable(E0)
+  opt = tf1clip.v2.GradientAccumulationOptimizer(keras.optimizers.SGD(1.0), 2)
+  opt.build([emb])
+  total = opt.variables[-2]
+  total.scatter_update(tf.IndexedSlices(tf.fill([1, 3], 123.0), tf.constant([7])))
+  grad = tf.IndexedSlices(tf.ones((2, 3)), tf.constant([1, 4]), tf.constant([10, 3]))
+  opt.apply_gradients([(grad, emb)])
+  opt.apply_gradients([(grad, emb)])
+  np.testing.assert_array_equal(total.numpy()[[1, 4]], np.zeros((2, 3)))
+  np.testing.assert_array_equal(total.numpy()[7], [123.0] * 3)

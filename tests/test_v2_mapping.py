@@ -182,3 +182,26 @@ def test_every_mapping_is_in_the_migration_guide():
     text = f.read()
   for m in mapping.MAPPINGS:
     assert m.tf1 in text, m.tf1
+
+
+def test_lazy_adam_maps_by_its_exact_class_not_as_adam():
+  from tf1clip.contrib.opt import LazyAdamOptimizer  # pylint: disable=g-import-not-at-top
+  lazy = mapping.mapping_for(LazyAdamOptimizer(0.01))
+  assert lazy.tf1 == "LazyAdamOptimizer" and lazy.same_steps != mapping.mapping_for(
+      tf.compat.v1.train.AdamOptimizer).same_steps
+  assert "dense gradients only" in lazy.same_steps
+
+
+def test_an_unknown_subclass_of_a_mapped_optimizer_is_refused_naming_its_parent():
+  class MyAdam(tf.compat.v1.train.AdamOptimizer):
+    pass
+  with pytest.raises(ValueError, match="MyAdam.*subclasses AdamOptimizer"):
+    mapping.mapping_for(MyAdam(0.1))
+
+
+def test_migrate_optimizer_refuses_count_micro_steps_naming_it():
+  from tf1clip import accumulation  # pylint: disable=g-import-not-at-top
+  tf1_opt = accumulation.GradientAccumulationOptimizer(
+      tf.compat.v1.train.GradientDescentOptimizer(0.1), 2, count_micro_steps=True)
+  with pytest.raises(ValueError, match="count_micro_steps"):
+    tf1clip.v2.migrate_optimizer(tf1_opt)

@@ -314,3 +314,43 @@ def test_learning_rate_is_the_keras_optimizers():
   opt.learning_rate = 0.25
   assert float(inner.learning_rate) == pytest.approx(0.25)
   assert float(opt.learning_rate) == pytest.approx(0.25)
+
+
+def _adaptive_tf1(steps):
+  """contrib's adaptive clipping + SGD in graph mode: the reference trajectory."""
+  with tf.Graph().as_default():
+    w = tf.compat.v1.get_variable("w", initializer=[3.0, 4.0])
+    opt = tf1clip.WrappedOptimizer(tf.compat.v1.train.GradientDescentOptimizer(0.1),
+                                   [tf1clip.adaptive_clipping_fn(decay=0.5)])
+    train_op = opt.minimize(tf.reduce_sum(w * w * w))
+    names = sorted(v.op.name for v in tf.compat.v1.global_variables())
+    with tf.compat.v1.Session() as sess:
+      sess.run(tf.compat.v1.global_variables_initializer())
+      out = []
+      for _ in range(steps):
+        sess.run(train_op)
+        out.append(sess.run(w))
+  return names, np.array(out)
+
+
+@pytest.mark.parametrize("traced", [False, True], ids=["eager", "tf_function"])
+def test_adaptive_clipping_works_eagerly_and_in_tf_function_with_tf1s_figures(traced, tmp_path):
+  names, want = _adaptive_tf1(4)
+  assert names == ["AdaptiveMaxNorm/mean", "AdaptiveMaxNorm/sq_mean", "w"]
+  w = tf.Variable([3.0, 4.0])
+  opt = tf1clip.v2.WrappedOptimizer(keras.optimizers.SGD(0.1),
+                                    [tf1clip.adaptive_clipping_fn(decay=0.5)])
+  step = lambda: opt.minimize(lambda: tf.reduce_sum(w * w * w), [w])
+  if traced:
+    step = tf.function(step)
+  got = []
+  for _ in range(4):
+    step()
+    got.append(w.numpy())
+  np.testing.assert_allclose(np.array(got), want, rtol=1e-5)
+  state = [v for v in opt.variables if "AdaptiveMaxNorm" in v.name]
+  assert len(state) == 2 and not any(v.trainable for v in state)
+  # The statistics are checkpointed with the optimizer, whatever object holds them.
+  checkpointed = {name for name, _ in tf.train.list_variables(
+      tf.train.Checkpoint(optimizer=opt).write(str(tmp_path / "ckpt")))}
+  assert sum("_transform_variables" in name for name in checkpointed) == 2

@@ -1,4 +1,4 @@
-"""The `tf1clip` command line: `tf1clip run | check | parity | report`, and `--version`.
+"""The `tf1clip` command line: `tf1clip run | check | upgrade | cluster | parity | report | doctor`, and `--version`.
 
 This module only parses the command line and dispatches; each subcommand's work
 lives in the module that owns that concern (compat.runner, compat.check, v2.parity, report).
@@ -22,7 +22,7 @@ def _build_parser():
 
   run = sub.add_parser(
       "run", help="run a TF1 script unchanged: `tf1clip run script.py [args...]`")
-  run.add_argument("script", help="path of the Python script to run")
+  run.add_argument("script", nargs="?", help="path of the Python script to run")
   run.add_argument("script_args", nargs=argparse.REMAINDER,
                    help="arguments passed to the script as sys.argv[1:]")
 
@@ -38,6 +38,8 @@ def _build_parser():
   sub.add_parser(
       "report", add_help=False,
       help="plot a run's gradient norms and clipping; suggest a clip threshold")
+  sub.add_parser(
+      "doctor", help="print versions, shims, Keras flavour and GPUs; exit 1 if the runner lacks something")
   return parser
 
 
@@ -60,8 +62,13 @@ def main(argv=None):
     parser.print_help()
     return 2
   if args.command == "run":
+    if args.script is None:
+      parser.error("run: the script to run is required: `tf1clip run script.py [args...]`")
     from tf1clip.compat import runner
     return runner.run_script(args.script, args.script_args)
+  if args.command == "doctor":
+    from tf1clip.compat import doctor
+    return doctor.main()
   if args.command == "check":
     from tf1clip.compat import check
     return check.main(args.scripts)

@@ -16,11 +16,13 @@ Every function builds plain TF ops, so it works in graph mode, eagerly and insid
 """
 
 import collections.abc
-import contextlib
 import numbers
 
 import numpy as np
 import tensorflow as tf
+
+from tf1clip import _graph
+from tf1clip import validation
 
 _HALF_DTYPES = (tf.float16, tf.bfloat16)
 
@@ -39,13 +41,6 @@ def _static_value(x):
     return np.asarray(x, dtype=np.float64)
   except (TypeError, ValueError, NotImplementedError):  # e.g. a list holding symbolic tensors
     return None
-
-
-def _colocated(v):
-  """Places ops with `v` as TF's clip_ops do (Graph.colocate_with; no deprecation log, no-op eagerly)."""
-  if tf.executing_eagerly():
-    return contextlib.nullcontext()
-  return v.graph.colocate_with(v.op)
 
 
 def _shown(value):
@@ -73,11 +68,12 @@ def _values_of(t, arg_name):
     slices = _dedupe(t)
     return slices.values, slices
   try:
-    return tf.convert_to_tensor(t, name=arg_name), None
+    values = tf.convert_to_tensor(t, name=arg_name)
   except (TypeError, ValueError) as e:
     raise TypeError(
         f"`{arg_name}` must be a Tensor, an IndexedSlices or convertible to a Tensor; "
         f"got {type(t).__name__}: {e}") from e
+  return values, None
 
 
 def _like(t_sparse, values):
@@ -94,15 +90,17 @@ def _check_clip_norm(clip_norm, arg_name):
     ValueError: if the value is known now and is not a positive scalar, or its static shape is not
       scalar.
   """
-  if clip_norm is None:
-    raise ValueError(f"`{arg_name}` must be a positive scalar; got None.")
+  if clip_norm is None or isinstance(clip_norm, (bool, np.bool_, str, bytes)):
+    validation.number(clip_norm, arg_name)  # raises, naming the type
   value = _static_value(clip_norm)
   if value is not None:
     if value.ndim != 0:
       raise ValueError(
           f"`{arg_name}` must be a scalar; got shape {value.shape} (value {_shown(value)!r}).")
-    if value.dtype.kind in "bcSUO" or not value.astype(np.float64) > 0:
-      raise ValueError(f"`{arg_name}` must be > 0; got {_shown(value)!r}.")
+    if value.dtype.kind in "bcSUO":
+      raise TypeError(f"`{arg_name}` must be a number or a scalar Tensor; got a Tensor of dtype "
+                      f"{value.dtype} ({_shown(value)!r}).")
+    validation.positive(float(value.astype(np.float64)), arg_name)
     return clip_norm
   clip_norm = tf.convert_to_tensor(clip_norm, name=arg_name)
   rank = clip_norm.shape.rank
@@ -126,7 +124,8 @@ def _check_clip_bounds(clip_value_min, clip_value_max, dtype):
   """
   for arg_name, bound in (("clip_value_min", clip_value_min), ("clip_value_max", clip_value_max)):
     if bound is None:
-      raise ValueError(f"`{arg_name}` must be a number or a Tensor; got None.")
+      raise TypeError(f"`{arg_name}` must be a number or a Tensor; got a NoneType: None.")
+    validation.not_nan(bound, arg_name)
   low, high = _static_value(clip_value_min), _static_value(clip_value_max)
   if low is not None and high is not None:
     try:
@@ -189,6 +188,8 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     return None
   with tf.compat.v1.name_scope(name, "clip_by_value", [t, clip_value_min, clip_value_max]) as name:
     values, sparse = _values_of(t, "t")
+    if not (values.dtype.is_floating or values.dtype.is_integer):
+      validation.floating_dtype(values.dtype, "t")
     clip_value_min, clip_value_max = _check_clip_bounds(clip_value_min, clip_value_max, values.dtype)
     if sparse is not None:
       _check_row_broadcast(clip_value_min, "clip_value_min", values.shape.rank)
@@ -203,6 +204,9 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
 
 def clip_by_norm(t, clip_norm, axes=None, name=None):
   """Clips `t` to a maximum L2-norm along `axes`, as `tf.compat.v1.clip_by_norm`.
+
+  A tensor function: it clips `t` now. `tf1clip.transforms.clip_by_norm(clip_norm)` is the transform
+  factory of the same name, which clips each gradient of a `(gradient, variable)` list.
 
   Computes `t * clip_norm / max(l2norm(t, axes), clip_norm)`, with TF's where-guarded square root (no
   NaN gradient at zero). For an `IndexedSlices`, duplicate indices are summed first; absent rows are
@@ -224,6 +228,7 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     return None
   with tf.compat.v1.name_scope(name, "clip_by_norm", [t, clip_norm]) as name:
     values, sparse = _values_of(t, "t")
+    validation.floating_dtype(values.dtype, "t")
     clip_norm = _check_clip_norm(clip_norm, "clip_norm")
     if np.isscalar(clip_norm):
       clip_norm = float(clip_norm) if isinstance(clip_norm, np.generic) else clip_norm
@@ -262,6 +267,9 @@ def global_norm(t_list, name=None):
     values = [
         None if t is None else _values_of(t, "t_%d" % i)[0] for i, t in enumerate(t_list)]
     present = [v for v in values if v is not None]
+    for i, v in enumerate(values):
+      if v is not None:
+        validation.floating_dtype(v.dtype, "t_list[%d]" % i)
     dtypes = sorted({v.dtype.name for v in present})
     if len(dtypes) > 1:
       raise ValueError(
@@ -269,7 +277,7 @@ def global_norm(t_list, name=None):
           f"({[None if v is None else v.dtype.name for v in values]}). Cast them first.")
     half_squared_norms = []
     for v in present:
-      with _colocated(v):
+      with _graph.colocated(v):
         half_squared_norms.append(tf.nn.l2_loss(v))
     half_squared_norm = tf.reduce_sum(tf.stack(half_squared_norms))
     return tf.sqrt(
@@ -308,9 +316,14 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     clip_norm = _check_clip_norm(clip_norm, "clip_norm")
     # Deduplicate once: the norm and the clipped values then come from the same tensors.
     pairs = [(None, None) if t is None else _values_of(t, "t_%d" % i) for i, t in enumerate(t_list)]
+    for i, (v, _) in enumerate(pairs):
+      if v is not None:
+        validation.floating_dtype(v.dtype, "t_list[%d]" % i)
     if use_norm is None:
       use_norm = global_norm([v for v, _ in pairs])
     else:
+      if not tf.is_tensor(use_norm):
+        validation.non_negative(use_norm, "use_norm")
       use_norm = tf.convert_to_tensor(use_norm, name="use_norm")
     if tf.is_tensor(clip_norm) and clip_norm.dtype != use_norm.dtype:
       clip_norm = tf.cast(clip_norm, use_norm.dtype)
@@ -323,7 +336,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
       if v is None:
         list_clipped.append(None)
         continue
-      with _colocated(v):
+      with _graph.colocated(v):
         clipped = tf.identity(v * tf.cast(scale, v.dtype), name="%s_%d" % (name, i))
       list_clipped.append(_like(sparse, clipped))
   return list_clipped, use_norm
@@ -356,6 +369,7 @@ def clip_by_average_norm(t, clip_norm, name=None):
         "`t` is an IndexedSlices without dense_shape; clip_by_average_norm needs the dense size.")
   with tf.compat.v1.name_scope(name, "clip_by_average_norm", [t, clip_norm]) as name:
     values, sparse = _values_of(t, "t")
+    validation.floating_dtype(values.dtype, "t")
     clip_norm = _check_clip_norm(clip_norm, "clip_norm")
     out_dtype = values.dtype
     if out_dtype in _HALF_DTYPES:

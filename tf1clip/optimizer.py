@@ -21,62 +21,33 @@ exactly as ``tf.compat.v1.train.experimental.MixedPrecisionLossScaleOptimizer`` 
 ``WrappedOptimizer.skipped_steps``.
 """
 
-import contextlib
+from typing import Any, Iterable, Optional, Sequence, Tuple, Union
 
+import numpy as np
 import tensorflow as tf
 
+from tf1clip import _graph
 from tf1clip import transforms as transforms_lib
+from tf1clip import validation
 
 _Optimizer = tf.compat.v1.train.Optimizer
 
+Transform = transforms_lib.Transform
 
-def _check_optimizer(optimizer, arg="optimizer"):
+
+def check_optimizer(optimizer: Any, arg: str = "optimizer") -> None:
+  """Raises TypeError unless `optimizer` is a ``tf.compat.v1.train.Optimizer`` (wrappers included)."""
   if not isinstance(optimizer, _Optimizer):
     raise TypeError(
-        "%s must be a tf.compat.v1.train.Optimizer (e.g. tf.compat.v1.train.AdamOptimizer); "
+        "`%s` must be a tf.compat.v1.train.Optimizer (e.g. tf.compat.v1.train.AdamOptimizer); "
         "got a %s: %r" % (arg, type(optimizer).__name__, optimizer))
 
 
-def _colocated(var):
-  # Graph.colocate_with, as TF's own optimizers do (tf.compat.v1.colocate_with logs a
-  # deprecation warning); nothing to colocate when eager.
-  if tf.executing_eagerly():
-    return contextlib.nullcontext()
-  return tf.compat.v1.get_default_graph().colocate_with(var)
-
-
-def absolute_name_scope(scope):
-  """Enters the absolute name scope `scope` ("" is the top level) of the default graph.
-
-  A `tf.cond` branch starts with an empty name scope; re-entering the caller's scope there keeps
-  the variables the inner optimizer creates lazily (Adam's beta powers) at their usual names.
-  """
-  return tf.compat.v1.get_default_graph().name_scope(scope + "/" if scope else None)
-
-
-@contextlib.contextmanager
-def replacing_train_ops():
-  """Yields the TRAIN_OP collection; ops added to it inside the block are dropped at its end.
-
-  An update built inside a `tf.cond` branch registers its op in TRAIN_OP, but running that op
-  alone would be wrong; the block's owner appends the op that runs the whole cond instead.
-  """
-  train_ops = tf.compat.v1.get_collection_ref(tf.compat.v1.GraphKeys.TRAIN_OP)
-  n_before = len(train_ops)
-  added = []
-  yield added
-  del train_ops[n_before:]
-  train_ops.extend(added)
-
-
-def graph_key():
-  # Per-graph state, as the base Optimizer keys its non-slot variables (None when eager).
-  with tf.init_scope():  # inside tf.function: the outer (eager) context's key
-    return None if tf.executing_eagerly() else tf.compat.v1.get_default_graph()
-
-
-class WrappedOptimizer(_Optimizer):
+class WrappedOptimizer(transforms_lib.Pipeline, _Optimizer):
   """An Optimizer that transforms the gradients before the inner optimizer applies them.
+
+  Same name as its tf1clip.v2 counterpart, different contract (graph mode vs eager):
+  docs/architecture.md, "The v1/v2 pairs".
 
   Example::
 
@@ -90,7 +61,9 @@ class WrappedOptimizer(_Optimizer):
   `_apply_inner_if_finite`.
   """
 
-  def __init__(self, optimizer, transforms=(), skip_non_finite=False, name=None):
+  def __init__(self, optimizer: _Optimizer,
+               transforms: Union[Transform, Sequence[Transform]] = (),
+               skip_non_finite: bool = False, name: Optional[str] = None) -> None:
     """Wraps `optimizer`.
 
     Args:
@@ -106,38 +79,15 @@ class WrappedOptimizer(_Optimizer):
     Raises:
       TypeError: if `optimizer` is not an Optimizer or a transform is not callable.
     """
-    _check_optimizer(optimizer)
-    if callable(transforms):
-      transforms = (transforms,)
-    if not isinstance(transforms, (list, tuple)):
-      raise TypeError("transforms must be a callable or a list of callables "
-                      "grads_and_vars -> grads_and_vars; got a %s." % type(transforms).__name__)
-    for i, t in enumerate(transforms):
-      if not callable(t):
-        raise TypeError("transforms[%d] must be a callable grads_and_vars -> grads_and_vars; "
-                        "got a %s: %r" % (i, type(t).__name__, t))
+    check_optimizer(optimizer)
+    self._chain = transforms_lib.as_chain(transforms)
+    if name is not None:
+      validation.string(name, "name")
     super().__init__(use_locking=optimizer._use_locking,  # pylint: disable=protected-access
                      name=name or optimizer.get_name())
     self._optimizer = optimizer
-    self._transforms = tuple(transforms)
     self._skip_non_finite = bool(skip_non_finite)
-    self._skip_counters = {}
     self._track_trackable(optimizer, "base_optimizer")
-
-  @property
-  def inner_optimizer(self):
-    """The wrapped optimizer."""
-    return self._optimizer
-
-  @property
-  def transforms(self):
-    """The transforms, in the order they run."""
-    return self._transforms
-
-  @property
-  def skip_non_finite(self):
-    """Whether updates with a NaN/Inf gradient are skipped."""
-    return self._skip_non_finite
 
   @property
   def skipped_steps(self):
@@ -146,7 +96,11 @@ class WrappedOptimizer(_Optimizer):
     None until `apply_gradients` has been built with ``skip_non_finite=True``. It is a
     non-trainable variable in GLOBAL_VARIABLES, so ``tf.compat.v1.train.Saver`` saves it.
     """
-    return self._skip_counters.get(graph_key())
+    return self._get_non_slot_variable(self._skip_counter_name, _graph.non_slot_key())
+
+  @property
+  def _skip_counter_name(self):
+    return self._name + "_skipped_steps"
 
   # --- the pipeline -------------------------------------------------------------------------
 
@@ -159,7 +113,8 @@ class WrappedOptimizer(_Optimizer):
         aggregation_method=aggregation_method,
         colocate_gradients_with_ops=colocate_gradients_with_ops, grad_loss=grad_loss)
 
-  def apply_gradients(self, grads_and_vars, global_step=None, name=None):
+  def apply_gradients(self, grads_and_vars: Iterable[Tuple[Any, Any]], global_step: Any = None,
+                      name: Optional[str] = None) -> tf.Operation:
     """Runs the transforms, then the inner optimizer's ``apply_gradients``.
 
     Args:
@@ -177,23 +132,21 @@ class WrappedOptimizer(_Optimizer):
         returned a malformed list (the message names the transform).
     """
     grads_and_vars = transforms_lib.check_gradients_provided(grads_and_vars)
-    grads_and_vars = self._transform(grads_and_vars)
+    self._build_transforms([v for _, v in grads_and_vars])
+    grads_and_vars = self._chain(grads_and_vars)
     return self._apply_inner(grads_and_vars, global_step, name)
 
-  def _transform(self, grads_and_vars):
-    """Applies the transforms in order, checking each result; returns a list of pairs."""
-    grads_and_vars = list(grads_and_vars)
-    for t in self._transforms:
-      grads_and_vars = transforms_lib.check_transform_result(
-          t, grads_and_vars, t(list(grads_and_vars)))
-    return grads_and_vars
+  def _build_transforms(self, var_list):
+    """Creates the transforms' state (their ``build``), out of any control flow being built."""
+    with tf.init_scope():
+      self._chain.build(var_list)
 
   def _apply_inner(self, grads_and_vars, global_step=None, name=None):
     """The inner ``apply_gradients``, guarded by `all_finite` when ``skip_non_finite``."""
     if not self._skip_non_finite:
       return self._optimizer.apply_gradients(grads_and_vars, global_step=global_step,
                                              name=name)
-    with replacing_train_ops() as train_ops:
+    with _graph.replacing_train_ops() as train_ops:
       applied = self._apply_inner_if_finite(grads_and_vars, global_step, name)
       if tf.executing_eagerly():
         return applied
@@ -214,7 +167,7 @@ class WrappedOptimizer(_Optimizer):
     caller_scope = tf.compat.v1.get_default_graph().get_name_scope()
 
     def apply_fn():
-      with absolute_name_scope(caller_scope):
+      with _graph.absolute_name_scope(caller_scope):
         update = self._optimizer.apply_gradients(grads_and_vars, global_step=global_step,
                                                  name=name)
       with tf.control_dependencies([update]):
@@ -227,16 +180,12 @@ class WrappedOptimizer(_Optimizer):
     return tf.cond(finite, apply_fn, skip_fn, name="apply_if_finite")
 
   def _skip_counter(self, colocate_with):
-    key = graph_key()
-    if key not in self._skip_counters:
-      with tf.init_scope(), _colocated(colocate_with):
-        self._skip_counters[key] = tf.compat.v1.Variable(
-            0, dtype=tf.int64, trainable=False, name=self._name + "_skipped_steps",
-            collections=[tf.compat.v1.GraphKeys.GLOBAL_VARIABLES])
-      self._track_trackable(self._skip_counters[key], "skipped_steps", overwrite=True)
-    return self._skip_counters[key]
+    # A non-slot variable of this wrapper: the base Optimizer keeps one per graph, restores and
+    # checkpoints it (tf.train.Checkpoint) under its name.
+    with tf.init_scope():
+      return self._create_non_slot_variable(np.int64(0), self._skip_counter_name, colocate_with)
 
-  # --- delegation: the inner optimizer owns slots, non-slot variables and update rules -----
+  # --- delegation: the inner optimizer owns slots and update rules -----------------------------
 
   def get_slot(self, var, name):
     return self._optimizer.get_slot(var, name)
@@ -245,45 +194,14 @@ class WrappedOptimizer(_Optimizer):
     return self._optimizer.get_slot_names()
 
   def variables(self):
-    """The inner optimizer's variables, plus `skipped_steps` when it exists."""
-    extra = [self.skipped_steps] if self.skipped_steps is not None else []
-    return self._optimizer.variables() + extra
-
-  def _create_slots(self, var_list):
-    return self._optimizer._create_slots(var_list)  # pylint: disable=protected-access
-
-  def _prepare(self):
-    return self._optimizer._prepare()  # pylint: disable=protected-access
-
-  def _apply_dense(self, grad, var):
-    return self._optimizer._apply_dense(grad, var)  # pylint: disable=protected-access
-
-  def _apply_sparse(self, grad, var):
-    return self._optimizer._apply_sparse(grad, var)  # pylint: disable=protected-access
-
-  def _apply_sparse_duplicate_indices(self, grad, var):
-    return self._optimizer._apply_sparse_duplicate_indices(grad, var)  # pylint: disable=protected-access
-
-  def _resource_apply_dense(self, grad, handle):
-    return self._optimizer._resource_apply_dense(grad, handle)  # pylint: disable=protected-access
-
-  def _resource_apply_sparse(self, grad, handle, indices):
-    return self._optimizer._resource_apply_sparse(grad, handle, indices)  # pylint: disable=protected-access
-
-  def _resource_apply_sparse_duplicate_indices(self, grad, handle, indices):
-    return self._optimizer._resource_apply_sparse_duplicate_indices(grad, handle, indices)  # pylint: disable=protected-access
-
-  def _finish(self, update_ops, name_scope):
-    return self._optimizer._finish(update_ops, name_scope)  # pylint: disable=protected-access
-
-  def _valid_dtypes(self):
-    return self._optimizer._valid_dtypes()  # pylint: disable=protected-access
-
-  def _non_slot_variables(self):
-    return self._optimizer._non_slot_variables()  # pylint: disable=protected-access
+    """The inner optimizer's variables, then this wrapper's own (non-slot) state, in creation order."""
+    key = _graph.non_slot_key()
+    own = [v for (_, graph), v in self._non_slot_dict.items() if graph is key]
+    return self._optimizer.variables() + own
 
 
-def clip_gradients_by_norm(optimizer, clip_norm, name=None):
+def clip_gradients_by_norm(optimizer: _Optimizer, clip_norm: Any,
+                           name: Optional[str] = None) -> WrappedOptimizer:
   """Returns an optimizer that clips gradients by their global norm before applying them.
 
   ``tf.contrib.estimator.clip_gradients_by_norm``: all gradients are scaled together so
@@ -311,6 +229,6 @@ def clip_gradients_by_norm(optimizer, clip_norm, name=None):
     Pascanu, Mikolov, Bengio, "On the difficulty of training recurrent neural networks",
     ICML 2013 (arXiv:1211.5063).
   """
-  _check_optimizer(optimizer)
+  check_optimizer(optimizer)
   return WrappedOptimizer(optimizer, [transforms_lib.clip_by_global_norm(clip_norm)],
                           name=name or "ClipByNorm" + optimizer.get_name())

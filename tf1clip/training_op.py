@@ -17,12 +17,16 @@ Place in the data flow (DESIGN.md): transforms <- optimizer <- **training_op** (
 (``tf1clip.contrib.layers`` re-exports these names).
 """
 
+import contextlib
 import numbers
+from typing import Any, Optional
 
 import tensorflow as tf
 
+from tf1clip import _graph
 from tf1clip import clipping
 from tf1clip import transforms
+from tf1clip import validation
 
 V1 = tf.compat.v1
 
@@ -77,8 +81,7 @@ def _learning_rate(learning_rate):
       learning_rate.shape.ndims == 0):
     return learning_rate
   if _is_number(learning_rate):
-    if learning_rate < 0.0:
-      raise ValueError("Invalid learning_rate %s." % (learning_rate,))
+    validation.non_negative(learning_rate, "learning_rate")
     return V1.get_variable("learning_rate", [], trainable=False,
                            initializer=V1.constant_initializer(float(learning_rate)))
   raise ValueError("Learning rate should be 0d Tensor or float. Got %s of type %s"
@@ -118,10 +121,6 @@ def _with_dependencies(dependencies, output):
     with V1.get_default_graph().colocate_with(output.op):
       with tf.control_dependencies(dependencies):
         return tf.identity(output, name=name)
-
-
-def _apply(transform, grads_and_vars):
-  return transforms.check_transform_result(transform, grads_and_vars, transform(grads_and_vars))
 
 
 def _values(grad):
@@ -201,10 +200,16 @@ def optimize_loss(loss,
                          % (", ".join(OPTIMIZER_SUMMARIES), summ))
   if clip_gradients is not None and not callable(clip_gradients):
     if not _is_number(clip_gradients):
-      raise ValueError("Unknown type %s for clip_gradients" % type(clip_gradients))
+      # contrib raised ValueError here; the type stays, the message says what is accepted.
+      raise ValueError("`clip_gradients` must be a number > 0 or a callable grads_and_vars -> "
+                       "grads_and_vars; got a %s: %r." % (type(clip_gradients).__name__,
+                                                           clip_gradients))
+    validation.positive(clip_gradients, "clip_gradients")
     clip_transform = transforms.clip_by_global_norm(clip_gradients)
   else:
     clip_transform = clip_gradients
+  if gradient_noise_scale is not None:
+    validation.non_negative(gradient_noise_scale, "gradient_noise_scale")
 
   with V1.variable_scope(name, "OptimizeLoss", [loss, global_step]):
     if update_ops is None:
@@ -226,20 +231,25 @@ def optimize_loss(loss,
     gradients = opt.compute_gradients(
         loss, variables, colocate_gradients_with_ops=colocate_gradients_with_ops)
 
-    if gradient_noise_scale is not None:
-      gradients = _apply(transforms.add_gradient_noise(gradient_noise_scale), gradients)
-    if gradient_multipliers is not None:
-      gradients = _apply(transforms.scale_by_multipliers(gradient_multipliers), gradients)
-      if not gradients:
-        raise ValueError("Empty list of (gradient, var) pairs encountered. This is most likely "
-                         "to be caused by an improper value of gradient_multipliers.")
+    # contrib's order: noise -> multipliers -> (norm summary) -> clipping.
+    before_clip = transforms.chain(*(
+        ([transforms.add_gradient_noise(gradient_noise_scale)]
+         if gradient_noise_scale is not None else []) +
+        ([transforms.scale_by_multipliers(gradient_multipliers)]
+         if gradient_multipliers is not None else [])))
+    clip = transforms.as_chain(clip_transform if clip_transform is not None else [],
+                               "clip_gradients")
+    with tf.init_scope():
+      var_list = [v for _, v in gradients]
+      before_clip.build(var_list)
+      clip.build(var_list)
+    gradients = before_clip(gradients)
 
     norm_summaries = "global_gradient_norm" in summaries or "gradient_norm" in summaries
     if norm_summaries:
       V1.summary.scalar("global_norm/gradient_norm",
                         clipping.global_norm([g for g, _ in gradients]))
-    if clip_transform is not None:
-      gradients = _apply(clip_transform, gradients)
+    gradients = clip(gradients)
 
     if "loss" in summaries:
       V1.summary.scalar("loss", loss)
@@ -260,84 +270,134 @@ def optimize_loss(loss,
     return _with_dependencies([grad_updates], loss)
 
 
-def _moving_average(name, value, decay):
-  variable = V1.get_variable(name, shape=value.shape, dtype=value.dtype,
-                             initializer=V1.zeros_initializer(), trainable=False)
+class AdaptiveClipping:
+  """contrib's adaptive clipping as a stateful transform (see `adaptive_clipping_fn`).
+
+  ``build(var_list)`` creates the two statistics "<scope>/AdaptiveMaxNorm/mean" and ".../sq_mean":
+  non-trainable, colocated with the first variable, with ``tf.compat.v1.get_variable`` in graph mode
+  (GLOBAL_VARIABLES, so ``tf.train.Saver`` saves them; the enclosing variable scope names them as in
+  contrib) and as ``tf.Variable``\\ s eagerly (the tf1clip.v2 wrappers track them). One pair per graph.
+  """
+
+  def __init__(self, std_factor, decay, static_max_norm, global_step, report_summary, epsilon,
+               name):
+    self._std_factor, self._decay, self._static_max_norm = std_factor, decay, static_max_norm
+    self._global_step, self._report_summary = global_step, report_summary
+    self._epsilon, self._name = epsilon, name
+    self._state = {}  # graph key (None when eager) -> (scope name, mean, sq_mean)
+    self.__name__ = "adaptive_clipping_fn"
+
+  def build(self, var_list):
+    """Creates the moving statistics once per graph (idempotent)."""
+    key = _graph.non_slot_key()
+    if key in self._state:
+      return
+    with tf.init_scope():
+      dtype = tf.float32
+      first = var_list[0] if var_list else None
+      with (_graph.colocated(first) if first is not None else contextlib.nullcontext()):
+        if tf.executing_eagerly():
+          name = self._name or "AdaptiveMaxNorm"
+          mean = tf.Variable(tf.zeros([], dtype), trainable=False, name=name + "/mean")
+          sq_mean = tf.Variable(tf.zeros([], dtype), trainable=False, name=name + "/sq_mean")
+          scope = name
+        else:
+          with V1.variable_scope(self._name, "AdaptiveMaxNorm") as vs:
+            scope = vs.original_name_scope
+            mean, sq_mean = [
+                V1.get_variable(n, shape=[], dtype=dtype, initializer=V1.zeros_initializer(),
+                                trainable=False) for n in ("mean", "sq_mean")]
+    self._state[key] = (scope, mean, sq_mean)
+
+  def __call__(self, grads_and_vars):
+    grads_and_vars = list(grads_and_vars)
+    if _graph.non_slot_key() not in self._state:
+      self.build([v for _, v in grads_and_vars])
+    scope, mean_var, sq_mean_var = self._state[_graph.non_slot_key()]
+    grads = [g for g, _ in grads_and_vars]
+    norm = clipping.global_norm(grads)
+    with tf.name_scope("adaptive_clipping"):
+      log_norm = tf.math.log(norm + self._epsilon)
+      decay = self._decay
+      if self._global_step is not None:
+        # Quicker adaptation at the beginning.
+        n = tf.cast(self._global_step, tf.float32)
+        decay = tf.minimum(decay, n / (n + 1.))
+      mean = _moving_average(mean_var, log_norm, decay)
+      sq_mean = _moving_average(sq_mean_var, tf.square(log_norm), decay)
+      variance = sq_mean - tf.square(mean)
+      std = tf.sqrt(tf.maximum(self._epsilon, variance))
+      max_norm = tf.exp(mean + self._std_factor * std)
+    if self._report_summary and not tf.executing_eagerly():
+      V1.summary.scalar("global_norm/adaptive_max_gradient_norm", max_norm)
+    # The factor is 1 when the norm is below max_norm.
+    factor = tf.where(norm < max_norm, tf.ones_like(norm), tf.exp(mean) / norm)
+    if self._static_max_norm is not None:
+      factor = tf.minimum(self._static_max_norm / norm, factor)
+    clipped = []
+    for grad, var in grads_and_vars:
+      if grad is None:
+        clipped.append((None, var))
+      elif isinstance(grad, tf.IndexedSlices):
+        values = grad.values * tf.cast(factor, grad.values.dtype)
+        clipped.append((tf.IndexedSlices(values, grad.indices, grad.dense_shape), var))
+      else:
+        clipped.append((grad * tf.cast(factor, grad.dtype), var))
+    return clipped
+
+
+def _moving_average(variable, value, decay):
   # assign_moving_average(zero_debias=False): variable -= (variable - value) * (1 - decay).
-  with V1.get_default_graph().colocate_with(variable.op):
+  with _graph.colocated(variable):
     decay = tf.cast(1.0 - decay, variable.dtype.base_dtype)
     return V1.assign_sub(variable, (variable - value) * decay)
 
 
-def _adaptive_max_norm(norm, std_factor, decay, global_step, epsilon, name):
-  """The clipping threshold exp(mean + std_factor * std) of log(norm), and the mean."""
-  with V1.variable_scope(name, "AdaptiveMaxNorm", [norm]):
-    log_norm = tf.math.log(norm + epsilon)
-    if global_step is not None:
-      # Quicker adaptation at the beginning.
-      n = tf.cast(global_step, tf.float32)
-      decay = tf.minimum(decay, n / (n + 1.))
-    mean = _moving_average("mean", log_norm, decay)
-    sq_mean = _moving_average("sq_mean", tf.square(log_norm), decay)
-    variance = sq_mean - tf.square(mean)
-    std = tf.sqrt(tf.maximum(epsilon, variance))
-    max_norms = tf.exp(mean + std_factor * std)
-    return max_norms, mean
-
-
-def adaptive_clipping_fn(std_factor=2.,
-                         decay=0.95,
-                         static_max_norm=None,
-                         global_step=None,
-                         report_summary=False,
-                         epsilon=1e-8,
-                         name=None):
+def adaptive_clipping_fn(std_factor: Any = 2.,
+                         decay: Any = 0.95,
+                         static_max_norm: Any = None,
+                         global_step: Any = None,
+                         report_summary: bool = False,
+                         epsilon: float = 1e-8,
+                         name: Optional[str] = None) -> "AdaptiveClipping":
   """Adapts the clipping threshold to moving statistics of the log global norm (contrib's).
 
   Keeps moving averages of the mean and the square of log(global norm) in the non-trainable
   variables "AdaptiveMaxNorm/mean" and "AdaptiveMaxNorm/sq_mean" (under the enclosing
   variable scope, e.g. "OptimizeLoss/"), updated each time the clipped gradients are
   computed. When the norm exceeds ``exp(mean + std_factor * std)`` all gradients are rescaled
-  so that their global norm becomes ``exp(mean)``.
+  so that their global norm becomes ``exp(mean)``. The result is a stateful transform: every
+  tf1clip wrapper (TF1 and ``tf1clip.v2``) creates its statistics with ``build(var_list)``
+  before the first step, so it also works eagerly and inside ``tf.function``.
 
   Args:
-    std_factor: number or scalar Tensor; ``max_norm = exp(mean + std_factor * std)``.
-    decay: smoothing factor of the moving averages.
-    static_max_norm: optional extra hard threshold on the norm.
+    std_factor: number >= 0 or scalar Tensor; ``max_norm = exp(mean + std_factor * std)``.
+    decay: smoothing factor of the moving averages, in [0, 1].
+    static_max_norm: optional extra hard threshold on the norm (> 0).
     global_step: optional; if given, ``decay = min(decay, n / (n + 1))`` for quicker adaptation
       in the first steps.
-    report_summary: if True, writes the scalar summary "global_norm/adaptive_max_gradient_norm".
-    epsilon: small value avoiding log(0) and zero variance.
+    report_summary: if True, writes the scalar summary "global_norm/adaptive_max_gradient_norm"
+      (graph mode).
+    epsilon: small value > 0 avoiding log(0) and zero variance.
     name: variable scope (default "AdaptiveMaxNorm").
 
   Returns:
-    A transform ``grads_and_vars -> grads_and_vars`` (pass it as `clip_gradients`).
+    An `AdaptiveClipping` transform ``grads_and_vars -> grads_and_vars`` with ``build(var_list)``
+    (pass it as `clip_gradients`, or in a wrapper's ``transforms``).
+
+  Raises:
+    TypeError, ValueError: a bad `std_factor`, `decay`, `static_max_norm` or `epsilon`.
 
   References:
     Chorowski, Bahdanau, Cho, Bengio, "End-to-end Continuous Speech Recognition using
     Attention-based Recurrent NN: First Results", arXiv:1412.1602, 2014 (section 3.2.1).
   """
-
-  def gradient_clipping(grads_and_vars):
-    grads = [g for g, _ in grads_and_vars]
-    norm = clipping.global_norm(grads)
-    max_norm, log_mean = _adaptive_max_norm(norm, std_factor, decay, global_step, epsilon, name)
-    if report_summary:
-      V1.summary.scalar("global_norm/adaptive_max_gradient_norm", max_norm)
-    # The factor is 1 when the norm is below max_norm.
-    factor = tf.where(norm < max_norm, tf.ones_like(norm), tf.exp(log_mean) / norm)
-    if static_max_norm is not None:
-      factor = tf.minimum(static_max_norm / norm, factor)
-    clipped = []
-    for grad, var in grads_and_vars:
-      if grad is None:
-        clipped.append((None, var))
-      elif isinstance(grad, tf.IndexedSlices):
-        clipped.append((tf.IndexedSlices(grad.values * factor, grad.indices, grad.dense_shape),
-                        var))
-      else:
-        clipped.append((grad * factor, var))
-    return clipped
-
-  gradient_clipping.__name__ = "adaptive_clipping_fn"
-  return gradient_clipping
+  validation.non_negative(std_factor, "std_factor")
+  validation.in_range(decay, "decay", 0.0, 1.0)
+  if static_max_norm is not None:
+    validation.positive(static_max_norm, "static_max_norm")
+  validation.positive(epsilon, "epsilon")
+  if name is not None:
+    validation.string(name, "name")
+  return AdaptiveClipping(std_factor, decay, static_max_norm, global_step, report_summary,
+                          epsilon, name)

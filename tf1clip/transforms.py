@@ -23,14 +23,21 @@ Example::
 
 import numbers
 import re
+from typing import Any, Callable, Iterable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import tensorflow as tf
 
 from tf1clip import clipping
+from tf1clip import validation
+
+# The protocol, in types: a transform maps (gradient, variable) pairs to pairs; it may also have
+# build(var_list) -> None, called once by every adapter before the first step.
+GradsAndVars = List[Tuple[Any, Any]]
+Transform = Callable[[GradsAndVars], GradsAndVars]
 
 
-def transform_name(transform):
+def transform_name(transform: Any) -> str:
   """The name used for a transform in error messages: its ``__name__``, else its repr."""
   return getattr(transform, "__name__", None) or repr(transform)
 
@@ -69,7 +76,7 @@ def _var_names(grads_and_vars):
   return [variable_name(v) for _, v in grads_and_vars]
 
 
-def check_gradients_provided(grads_and_vars):
+def check_gradients_provided(grads_and_vars: Iterable[Tuple[Any, Any]]) -> GradsAndVars:
   """Checks the list given to ``apply_gradients``, as TF1's ``Optimizer.apply_gradients`` does.
 
   Args:
@@ -91,8 +98,41 @@ def check_gradients_provided(grads_and_vars):
   return grads_and_vars
 
 
-def check_transform_result(transform, before, after):
-  """Checks that a transform kept the list's length and its variables, in order.
+def _dtype(x):
+  return tf.as_dtype(getattr(x, "dtype")).base_dtype
+
+
+def _check_gradient_matches_variable(name, i, grad, var):
+  """A transform must not change a gradient's dtype or shape: TF would abort inside the update."""
+  try:
+    var_dtype = _dtype(var)
+  except (TypeError, AttributeError):
+    return
+  values = grad.values if isinstance(grad, tf.IndexedSlices) else grad
+  if not hasattr(values, "dtype"):
+    return
+  grad_dtype = _dtype(values)
+  if grad_dtype != var_dtype:
+    raise ValueError(
+        "Gradient transform %s changed the dtype of the gradient of %s (position %d) to %s; "
+        "it must stay the variable's dtype %s." % (name, variable_name(var), i, grad_dtype.name,
+                                                   var_dtype.name))
+  var_shape = tf.TensorShape(getattr(var, "shape", None))
+  grad_shape = tf.TensorShape(getattr(values, "shape", None))
+  if isinstance(grad, tf.IndexedSlices):
+    compatible = (var_shape.rank is None or grad_shape.rank is None or
+                  grad_shape[1:].is_compatible_with(var_shape[1:]))
+  else:
+    compatible = grad_shape.is_compatible_with(var_shape)
+  if not compatible:
+    raise ValueError(
+        "Gradient transform %s changed the shape of the gradient of %s (position %d) to %s; "
+        "it must stay the variable's shape %s." % (name, variable_name(var), i, grad_shape,
+                                                   var_shape))
+
+
+def check_transform_result(transform: Any, before: GradsAndVars, after: Any) -> GradsAndVars:
+  """Checks that a transform kept the list's length, its variables in order, and each gradient's dtype/shape.
 
   Args:
     transform: the transform that produced `after` (named in the error message).
@@ -103,8 +143,10 @@ def check_transform_result(transform, before, after):
     `after` as a list of ``(gradient, variable)`` tuples.
 
   Raises:
-    ValueError: if `after` is not a list of pairs, has a different length than `before`, or
-      pairs a gradient with a different variable than `before` did at the same position.
+    ValueError: if `after` is not a list of pairs, has a different length than `before`, pairs a
+      gradient with a different variable than `before` did at the same position, or holds a new
+      gradient whose dtype or shape differs from its variable's (a float32 -> float64 change would
+      otherwise abort the process inside ``sess.run``).
   """
   name = transform_name(transform)
   before = list(before)
@@ -128,23 +170,66 @@ def check_transform_result(transform, before, after):
         "transform must keep every variable (return None as the gradient to drop one). "
         "Given variables: %s; returned variables: %s."
         % (name, len(after), len(before), _var_names(before), _var_names(after)))
-  for i, ((_, v_before), (_, v_after)) in enumerate(zip(before, after)):
+  for i, ((g_before, v_before), (g_after, v_after)) in enumerate(zip(before, after)):
     if v_after is not v_before:
       raise ValueError(
           "Gradient transform %s changed the variable at position %d from %s to %s: a "
           "transform must keep the variables and their order."
           % (name, i, variable_name(v_before), variable_name(v_after)))
+    if g_after is not None and g_after is not g_before:
+      _check_gradient_matches_variable(name, i, g_after, v_after)
   return after
 
 
-def chain(*transforms):
+def build_transform(transform: Transform, var_list: Sequence[Any]) -> None:
+  """Calls ``transform.build(var_list)`` when the transform has one (creates its state)."""
+  build = getattr(transform, "build", None)
+  if callable(build):
+    build(list(var_list))
+
+
+class Chain:
+  """Transforms composed left to right: ``build`` builds each one, a call runs and checks each one.
+
+  The only code in tf1clip that runs transforms: every wrapper (TF1, TF2, ``optimize_loss``, the fused
+  loop) calls ``chain(...)`` and nothing else.
+  """
+
+  def __init__(self, transforms):
+    flat = []
+    for t in transforms:
+      flat.extend(t.transforms if isinstance(t, Chain) else [t])
+    self.transforms = tuple(flat)
+    self.__name__ = "chain(%s)" % ", ".join(transform_name(t) for t in transforms)
+
+  def __repr__(self):
+    return self.__name__
+
+  def __len__(self):
+    return len(self.transforms)
+
+  def build(self, var_list: Sequence[Any]) -> None:
+    """Creates every member's state for `var_list` (each member's ``build`` is idempotent)."""
+    var_list = list(var_list)
+    for t in self.transforms:
+      build_transform(t, var_list)
+
+  def __call__(self, grads_and_vars: Iterable[Tuple[Any, Any]]) -> GradsAndVars:
+    grads_and_vars = list(grads_and_vars)
+    for t in self.transforms:
+      grads_and_vars = check_transform_result(t, grads_and_vars, t(list(grads_and_vars)))
+    return grads_and_vars
+
+
+def chain(*transforms: Transform) -> "Chain":
   """Composes transforms, applied left to right; each result is checked.
 
   Args:
-    *transforms: callables ``grads_and_vars -> grads_and_vars`` (other chains included).
+    *transforms: callables ``grads_and_vars -> grads_and_vars`` (other chains included), each with
+      an optional ``build(var_list)`` creating its state.
 
   Returns:
-    A transform applying them in order.
+    A `Chain`: a transform applying them in order, whose ``build(var_list)`` builds each of them.
 
   Raises:
     TypeError: if one of `transforms` is not callable (at construction).
@@ -154,15 +239,54 @@ def chain(*transforms):
       raise TypeError(
           "chain() expects callables grads_and_vars -> grads_and_vars; argument %d is a %s: %r"
           % (i, type(t).__name__, t))
-  transforms = tuple(transforms)
+  return Chain(transforms)
 
-  def apply_chain(grads_and_vars):
-    grads_and_vars = list(grads_and_vars)
-    for t in transforms:
-      grads_and_vars = check_transform_result(t, grads_and_vars, t(list(grads_and_vars)))
-    return grads_and_vars
 
-  return _named(apply_chain, "chain(%s)" % ", ".join(transform_name(t) for t in transforms))
+def as_chain(transforms: Union[Transform, Sequence[Transform]], arg: str = "transforms") -> "Chain":
+  """The one check of a wrapper's ``transforms=`` argument; returns their `Chain`.
+
+  Args:
+    transforms: a transform (callable ``grads_and_vars -> grads_and_vars``) or a list/tuple of them.
+    arg: the argument's name, for the message.
+
+  Returns:
+    A `Chain`.
+
+  Raises:
+    TypeError: `transforms` is neither a callable nor a list/tuple, or an element is not callable.
+  """
+  if callable(transforms):
+    transforms = (transforms,)
+  if not isinstance(transforms, (list, tuple)):
+    raise TypeError("`%s` must be a callable or a list of callables grads_and_vars -> "
+                    "grads_and_vars; got a %s: %r." % (arg, type(transforms).__name__, transforms))
+  for i, t in enumerate(transforms):
+    if not callable(t):
+      raise TypeError("`%s[%d]` must be a callable grads_and_vars -> grads_and_vars; got a %s: %r."
+                      % (arg, i, type(t).__name__, t))
+  return Chain(transforms)
+
+
+class Pipeline:
+  """What every tf1clip wrapper, TF1 or TF2, says about its pipeline (docs/architecture.md).
+
+  A wrapper sets ``_optimizer``, ``_chain`` (from `as_chain`) and ``_skip_non_finite``.
+  """
+
+  @property
+  def inner_optimizer(self):
+    """The wrapped optimizer."""
+    return self._optimizer
+
+  @property
+  def transforms(self):
+    """The transforms, in the order they run (a tuple)."""
+    return self._chain.transforms
+
+  @property
+  def skip_non_finite(self):
+    """Whether updates with a NaN/Inf gradient are skipped."""
+    return self._skip_non_finite
 
 
 def _map_gradients(fn, grads_and_vars):
@@ -173,15 +297,7 @@ def _is_python_number(x):
   return isinstance(x, (numbers.Real, np.number)) and not isinstance(x, bool)
 
 
-def _check_positive(value, arg):
-  if isinstance(value, bool):
-    raise TypeError("%s must be a positive number or a scalar Tensor; got a bool: %r"
-                    % (arg, value))
-  if _is_python_number(value) and not value > 0:
-    raise ValueError("%s must be > 0; got %r." % (arg, value))
-
-
-def clip_by_value(clip_value_min, clip_value_max):
+def clip_by_value(clip_value_min: Any, clip_value_max: Any) -> Transform:
   """Clips every gradient element-wise to ``[clip_value_min, clip_value_max]``.
 
   Args:
@@ -194,18 +310,24 @@ def clip_by_value(clip_value_min, clip_value_max):
   Raises:
     ValueError: if both bounds are numbers and ``clip_value_min > clip_value_max``.
   """
+  validation.not_nan(clip_value_min, "clip_value_min")
+  validation.not_nan(clip_value_max, "clip_value_max")
   if (_is_python_number(clip_value_min) and _is_python_number(clip_value_max)
       and clip_value_min > clip_value_max):
-    raise ValueError("clip_value_min must be <= clip_value_max; got %r > %r."
-                     % (clip_value_min, clip_value_max))
+    raise ValueError("`clip_value_min` must be <= `clip_value_max`; got clip_value_min=%r, "
+                     "clip_value_max=%r." % (clip_value_min, clip_value_max))
   return _named(
       lambda gv: _map_gradients(
           lambda g: clipping.clip_by_value(g, clip_value_min, clip_value_max), gv),
       "clip_by_value(%r, %r)" % (clip_value_min, clip_value_max))
 
 
-def clip_by_norm(clip_norm):
+def clip_by_norm(clip_norm: Any) -> Transform:
   """Clips each gradient separately to L2 norm at most `clip_norm` (changes the direction).
+
+  A transform factory: it returns a transform for lists of ``(gradient, variable)`` pairs. The
+  tensor function of the same name, ``tf1clip.clip_by_norm(t, clip_norm)`` (TF's
+  ``tf.clip_by_norm``), clips one tensor now; this one clips each gradient of a list, later.
 
   Args:
     clip_norm: positive scalar.
@@ -216,13 +338,10 @@ def clip_by_norm(clip_norm):
   Raises:
     ValueError: if `clip_norm` is a number <= 0.
   """
-  _check_positive(clip_norm, "clip_norm")
-  return _named(
-      lambda gv: _map_gradients(lambda g: clipping.clip_by_norm(g, clip_norm), gv),
-      "clip_by_norm(%r)" % (clip_norm,))
+  return _per_gradient_clip(clipping.clip_by_norm, clip_norm)
 
 
-def clip_by_average_norm(clip_norm):
+def clip_by_average_norm(clip_norm: Any) -> Transform:
   """Clips each gradient separately to average L2 norm (norm / size) at most `clip_norm`.
 
   Args:
@@ -234,13 +353,16 @@ def clip_by_average_norm(clip_norm):
   Raises:
     ValueError: if `clip_norm` is a number <= 0.
   """
-  _check_positive(clip_norm, "clip_norm")
-  return _named(
-      lambda gv: _map_gradients(lambda g: clipping.clip_by_average_norm(g, clip_norm), gv),
-      "clip_by_average_norm(%r)" % (clip_norm,))
+  return _per_gradient_clip(clipping.clip_by_average_norm, clip_norm)
 
 
-def clip_by_global_norm(clip_norm):
+def _per_gradient_clip(clip_fn, clip_norm):
+  validation.positive(clip_norm, "clip_norm")
+  return _named(lambda gv: _map_gradients(lambda g: clip_fn(g, clip_norm), gv),
+                "%s(%r)" % (clip_fn.__name__, clip_norm))
+
+
+def clip_by_global_norm(clip_norm: Any) -> Transform:
   """Scales all gradients together so that their global norm is at most `clip_norm`.
 
   Keeps the direction of the whole update. This is what ``tf.contrib.estimator.
@@ -259,7 +381,7 @@ def clip_by_global_norm(clip_norm):
     Pascanu, Mikolov, Bengio, "On the difficulty of training recurrent neural networks",
     ICML 2013 (arXiv:1211.5063).
   """
-  _check_positive(clip_norm, "clip_norm")
+  validation.positive(clip_norm, "clip_norm")
 
   def transform(grads_and_vars):
     grads = [g for g, _ in grads_and_vars]
@@ -294,7 +416,7 @@ def _multiplier_lookup(multipliers):
   return by_ref, by_name
 
 
-def scale_by_multipliers(multipliers):
+def scale_by_multipliers(multipliers: dict) -> Transform:
   """Multiplies the gradients of some variables by constants (``gradient_multipliers``).
 
   Args:
@@ -330,7 +452,7 @@ def scale_by_multipliers(multipliers):
   return _named(transform, "scale_by_multipliers")
 
 
-def add_gradient_noise(scale, seed=None):
+def add_gradient_noise(scale: Any, seed: Optional[int] = None) -> Transform:
   """Adds zero-mean noise of standard deviation `scale` to every gradient.
 
   As ``tf.contrib.layers.optimize_loss(gradient_noise_scale=...)``: the noise is
@@ -353,8 +475,7 @@ def add_gradient_noise(scale, seed=None):
     Neelakantan et al., "Adding Gradient Noise Improves Learning for Very Deep Networks",
     arXiv:1511.06807, 2015.
   """
-  if _is_python_number(scale) and scale < 0:
-    raise ValueError("scale must be >= 0; got %r." % (scale,))
+  validation.non_negative(scale, "scale")
 
   def noisy(values, i):
     noise = tf.random.truncated_normal(
@@ -374,7 +495,7 @@ def add_gradient_noise(scale, seed=None):
   return _named(transform, "add_gradient_noise(%r)" % (scale,))
 
 
-def freeze(selection):
+def freeze(selection: Any) -> Transform:
   """Drops the gradients of selected variables (they become None, so nothing updates them).
 
   The inner optimizer then creates no slots for them and does not touch them, exactly as
@@ -435,7 +556,7 @@ def freeze(selection):
   return _named(transform, "freeze(%s)" % label)
 
 
-def all_finite(grads_and_vars):
+def all_finite(grads_and_vars: Iterable[Tuple[Any, Any]]) -> tf.Tensor:
   """A scalar bool Tensor: True when every non-None gradient is finite (no NaN, no Inf).
 
   Sparse gradients are checked on their values. Integer gradients count as finite.

@@ -15,8 +15,11 @@ accepts a ``select_variables`` result to drop gradients inside a wrapped optimiz
 """
 
 import re
+from typing import Any, List, Optional, Sequence, Union
 
 import tensorflow as tf
+
+from tf1clip import validation
 
 
 def _name(var):
@@ -42,8 +45,9 @@ def _existing_scopes(names):
   return sorted(scopes)
 
 
-def select_variables(scope=None, regex=None,
-                     collection=tf.compat.v1.GraphKeys.TRAINABLE_VARIABLES, exclude=None):
+def select_variables(scope: Union[None, str, Sequence[str]] = None, regex: Optional[str] = None,
+                     collection: Any = tf.compat.v1.GraphKeys.TRAINABLE_VARIABLES,
+                     exclude: Any = None) -> List[Any]:
   """Chooses variables by scope, regular expression, collection and exclusions, for ``var_list``.
 
   Example::
@@ -65,8 +69,10 @@ def select_variables(scope=None, regex=None,
     The selected variables, in collection order.
 
   Raises:
-    ValueError: if nothing is selected; the message lists the scopes that exist.
-    TypeError: if an `exclude` entry is neither a string nor a variable.
+    ValueError: if nothing is selected (the message lists the scopes that exist), or `regex` is
+      not a valid regular expression.
+    TypeError: if a `scope` entry is not a string, or an `exclude` entry is neither a string nor
+      a variable.
   """
   if isinstance(collection, str):
     candidates = tf.compat.v1.get_collection(collection)
@@ -75,6 +81,10 @@ def select_variables(scope=None, regex=None,
     candidates = list(collection)
     source = "the given variables"
   scopes = _as_list(scope)
+  for s in scopes:
+    if not isinstance(s, str):
+      raise TypeError("`scope` must be a scope name or a list of them; got a %s: %r."
+                      % (type(s).__name__, s))
   excluded_scopes, excluded_refs = [], set()
   for x in _as_list(exclude):
     if isinstance(x, str):
@@ -84,7 +94,7 @@ def select_variables(scope=None, regex=None,
     else:
       raise TypeError("exclude entries must be scope names or variables; got a %s: %r"
                       % (type(x).__name__, x))
-  pattern = re.compile(regex) if regex is not None else None
+  pattern = validation.regex(regex, "regex") if regex is not None else None
   selected = []
   for v in candidates:
     n = _name(v)

@@ -5,8 +5,9 @@ Two kinds of storage share one arithmetic:
 - `add_to_sum` / `touched_rows_mean` work on plain tensors, for the fused micro-batch loop
   (`tf1clip.accumulation.fused`), whose sums are `tf.while_loop` loop variables.
 - `GradientAccumulator` keeps the sum in non-trainable variables colocated with the variable
-  it concerns, for `GradientAccumulationOptimizer` (`tf1clip.accumulation.optimizer`), whose
-  sums must survive between `sess.run` calls and be checkpointed.
+  it concerns, for `GradientAccumulationOptimizer` (`tf1clip.accumulation.optimizer`) and
+  `tf1clip.v2.GradientAccumulationOptimizer`, whose sums must survive between steps and be
+  checkpointed; the two adapters differ only in how the variables are created.
 
 Sparse gradients (``tf.IndexedSlices``, e.g. of an embedding lookup) are added row by row
 into a dense sum (scatter-add: duplicate indices within and across micro-batches add up), and
@@ -20,13 +21,13 @@ the variable, plus one scalar per row for the touched marks.
 Place in the data flow (DESIGN.md): optimizer <- **accumulation** (this module is its core).
 """
 
-import numbers
-
 import tensorflow as tf
+
+from tf1clip import validation
 
 
 def check_num_micro_batches(num_micro_batches):
-  """Returns `num_micro_batches` as an int, or raises if it is not an int >= 1.
+  """Returns `num_micro_batches` as an int, or raises if it is not an int in [1, 2**31 - 1].
 
   Args:
     num_micro_batches: the number of micro-batches per applied update.
@@ -35,15 +36,9 @@ def check_num_micro_batches(num_micro_batches):
     int.
 
   Raises:
-    ValueError: if `num_micro_batches` is not an int (a bool is not) or is < 1.
+    ValueError: not an int (a bool is not), < 1, or too large for the window counter.
   """
-  if isinstance(num_micro_batches, bool) or not isinstance(num_micro_batches,
-                                                           numbers.Integral):
-    raise ValueError("num_micro_batches must be an int >= 1; got a %s: %r"
-                     % (type(num_micro_batches).__name__, num_micro_batches))
-  if num_micro_batches < 1:
-    raise ValueError("num_micro_batches must be an int >= 1; got %d." % num_micro_batches)
-  return int(num_micro_batches)
+  return validation.count(num_micro_batches, "num_micro_batches")
 
 
 def check_graph_mode(what):
@@ -104,6 +99,28 @@ def touched_rows_mean(total, rows, count, dense_shape):
   return tf.IndexedSlices(values, indices, tf.cast(dense_shape, tf.int64))
 
 
+class Accumulating:
+  """What both accumulation wrappers (TF1, TF2) say about their window (docs/architecture.md).
+
+  A wrapper sets ``_num_micro_batches`` and ``_transform_micro_batches`` and has `skipped_steps`.
+  """
+
+  @property
+  def num_micro_batches(self):
+    """Micro-batches (runs or calls) per applied update."""
+    return self._num_micro_batches
+
+  @property
+  def transform_micro_batches(self):
+    """Whether the transforms act on each micro-batch's gradient instead of the window's mean."""
+    return self._transform_micro_batches
+
+  @property
+  def skipped_windows(self):
+    """int64 variable counting windows dropped by ``skip_non_finite`` (`skipped_steps`)."""
+    return self.skipped_steps
+
+
 def _zeros(var, dtype, rows_only=False):
   # From the static shape when known: tf.shape(var) of a resource variable needs the
   # variable initialized, which global_variables_initializer() does not order first.
@@ -113,53 +130,69 @@ def _zeros(var, dtype, rows_only=False):
   return tf.zeros(shape, dtype)
 
 
+def _kind(grad):
+  return "sparse" if isinstance(grad, tf.IndexedSlices) else "dense"
+
+
 class GradientAccumulator:
   """The sum of one variable's gradients over a window of micro-batches, in variables.
 
-  The sum (and, for sparse gradients, the touched-row marks) are non-trainable variables in
-  GLOBAL_VARIABLES, colocated with the variable, named after it
-  (``<variable>/<name>`` and ``<variable>/<name>_rows``), so ``tf.compat.v1.train.Saver``
-  checkpoints them and a restart resumes mid-window.
+  The one accumulator of tf1clip's graph-mode and TF2 accumulation; only the creation of its
+  variables differs, through `create_variable(name, initial_value, validate_shape)`:
+
+  - graph mode (`GradientAccumulationOptimizer`): non-trainable resource variables in
+    GLOBAL_VARIABLES, colocated with the variable, named ``<variable>/<name>`` and
+    ``<variable>/<name>_rows``, so ``tf.compat.v1.train.Saver`` checkpoints them;
+  - TF2 (`tf1clip.v2.GradientAccumulationOptimizer`): ``tf.Variable``\\ s tracked by the wrapper.
+
+  A sparse gradient is scatter-added into the sum and marks the rows it touched; the mean is
+  handed on over those rows only, and the reset zeroes only those rows: a window costs the rows it
+  touched, not the whole (embedding-sized) variable.
   """
 
-  def __init__(self, var, sparse, name):
+  def __init__(self, var, create_variable, sparse=None):
     """Creates the state for `var`.
 
     Args:
-      var: the variable whose gradients are summed.
-      sparse: whether its gradients are ``tf.IndexedSlices``.
-      name: suffix of the state's names (the accumulation optimizer's name).
+      var: the (tf.)Variable whose gradients are summed.
+      create_variable: callable ``(suffix, initial_value, validate_shape) -> variable`` supplied
+        by the adapter, which names the variable (suffix "" for the sum, "_rows" for the marks),
+        places it and calls `initial_value` (a no-argument callable) where it creates it.
+      sparse: whether the gradients are ``tf.IndexedSlices``; None when unknown yet (TF2 builds
+        before the first gradient): then the touched-row marks are created for any variable of
+        rank >= 1 and the kind is fixed by the first gradient added.
     """
     self._var = var
-    self._sparse = sparse
+    self._kind = None if sparse is None else ("sparse" if sparse else "dense")
     dtype = var.dtype.base_dtype
-    base = var.op.name + "/" + name
-    # As the base Optimizer does for slots: out of any control flow / function being built,
-    # out of the caller's control dependencies, at the top-level name scope.
-    with tf.init_scope(), tf.compat.v1.get_default_graph().name_scope(None), \
-        tf.compat.v1.get_default_graph().colocate_with(var):
-      self.sum = tf.compat.v1.Variable(
-          _zeros(var, dtype), trainable=False, name=base,
-          collections=[tf.compat.v1.GraphKeys.GLOBAL_VARIABLES], use_resource=True,
-          validate_shape=var.shape.is_fully_defined())
-      self.rows = None
-      if sparse:
-        self.rows = tf.compat.v1.Variable(
-            _zeros(var, dtype, rows_only=True), trainable=False, name=base + "_rows",
-            collections=[tf.compat.v1.GraphKeys.GLOBAL_VARIABLES], use_resource=True,
-            validate_shape=var.shape[:1].is_fully_defined())
+    self.sum = create_variable("", lambda: _zeros(var, dtype), var.shape.is_fully_defined())
+    self.rows = None
+    if sparse or (sparse is None and var.shape.rank):
+      self.rows = create_variable("_rows", lambda: _zeros(var, dtype, rows_only=True),
+                                  var.shape[:1].is_fully_defined())
 
   @property
   def variables(self):
-    """The state variables (sum, then the touched rows when sparse)."""
-    return [self.sum] + ([self.rows] if self._sparse else [])
+    """The state variables (the sum, then the touched-row marks when there are any)."""
+    return [self.sum] + ([self.rows] if self.rows is not None else [])
+
+  @property
+  def sparse(self):
+    """Whether the gradients added are sparse (None before the first one when unknown)."""
+    return None if self._kind is None else self._kind == "sparse"
+
+  def _check_kind(self, grad):
+    kind = _kind(grad)
+    if self._kind is None:
+      self._kind = kind
+    if kind != self._kind or (kind == "sparse" and self.rows is None):
+      raise ValueError("the gradient of %s is %s but its accumulator holds %s gradients."
+                       % (self._var.name, kind, self._kind))
 
   def add(self, grad):
     """Returns an op adding `grad` (dense Tensor or IndexedSlices) to the sum."""
+    self._check_kind(grad)
     if isinstance(grad, tf.IndexedSlices):
-      if not self._sparse:
-        raise ValueError("the gradient of %s is sparse (IndexedSlices) but its accumulator "
-                         "was created for dense gradients." % self._var.op.name)
       values = tf.cast(grad.values, self.sum.dtype)
       added = self.sum.scatter_add(tf.IndexedSlices(values, grad.indices))
       marked = self.rows.scatter_update(
@@ -168,19 +201,15 @@ class GradientAccumulator:
     return self.sum.assign_add(tf.cast(grad, self.sum.dtype), read_value=False)
 
   def mean(self, count):
-    """The mean gradient over `count` micro-batches (IndexedSlices when sparse)."""
-    if self._sparse:
+    """The mean gradient over `count` micro-batches (IndexedSlices over the touched rows when sparse)."""
+    if self._kind == "sparse":
       return touched_rows_mean(self.sum.read_value(), self.rows.read_value(), count,
                                tf.shape(self._var))
     return self.sum.read_value() / tf.cast(count, self.sum.dtype)
 
   def reset(self, mean):
-    """Returns an op zeroing the state, given the `mean` read from it.
-
-    A sparse sum is zeroed on the touched rows only, so a window costs the rows it touched
-    rather than the whole (embedding-sized) variable.
-    """
-    if self._sparse:
+    """Returns an op zeroing the state, given the `mean` read from it (touched rows only when sparse)."""
+    if self._kind == "sparse":
       zero_rows = tf.IndexedSlices(tf.zeros_like(mean.values), mean.indices)
       return tf.group(
           self.sum.scatter_update(zero_rows),

@@ -15,9 +15,11 @@ Place in the data flow (DESIGN.md): optimizer <- **accumulation** <- contrib/com
 """
 
 import collections
+from typing import Any, Callable, Optional, Sequence, Union
 
 import tensorflow as tf
 
+from tf1clip import optimizer as optimizer_lib
 from tf1clip import transforms as transforms_lib
 from tf1clip.accumulation import accumulators
 
@@ -91,12 +93,28 @@ class _ForwardPassCollectionsKept:
       self._graph.get_collection_ref(key)[:] = items
 
 
+def _check_same_batch_size(flat_inputs):
+  """All inputs must share the batch dimension: a micro-batch takes the same rows of each."""
+  known = [(i, x.shape[0]) for i, x in enumerate(flat_inputs)
+           if x.shape.rank and x.shape[0] is not None]
+  if len({n for _, n in known}) > 1:
+    raise ValueError("`inputs` must share their batch dimension; got batch sizes %s."
+                     % ", ".join("inputs[%d]: %d" % (i, n) for i, n in known))
+
+
 def _build_loss(model_fn, micro_inputs):
   """Builds `model_fn` on one micro-batch, reusing variables; returns (loss, update ops)."""
   graph = tf.compat.v1.get_default_graph()
   n_update_ops = len(graph.get_collection(tf.compat.v1.GraphKeys.UPDATE_OPS))
   with _reusing_variables():
-    loss = tf.convert_to_tensor(model_fn(micro_inputs))
+    loss = model_fn(micro_inputs)
+  if loss is None or not (tf.is_tensor(loss) or isinstance(loss, (float, int))):
+    raise TypeError("`model_fn` must return the micro-batch's scalar loss Tensor; got a %s: %r."
+                    % (type(loss).__name__, loss))
+  loss = tf.convert_to_tensor(loss)
+  if loss.shape.rank is not None and loss.shape.rank != 0:
+    raise ValueError("`model_fn` must return a scalar loss (a mean over the micro-batch); got "
+                     "shape %s." % loss.shape)
   return loss, graph.get_collection(tf.compat.v1.GraphKeys.UPDATE_OPS)[n_update_ops:]
 
 
@@ -118,8 +136,12 @@ def _zeros_like_var(var):
   return tf.zeros(var.shape if var.shape.is_fully_defined() else tf.shape(var), dtype)
 
 
-def fused_accumulation_step(model_fn, inputs, num_micro_batches, optimizer, var_list=None,
-                            global_step=None, transforms=(), name="FusedAccumulation"):
+def fused_accumulation_step(model_fn: Callable[[Any], Any], inputs: Any, num_micro_batches: int,
+                            optimizer: tf.compat.v1.train.Optimizer,
+                            var_list: Optional[Sequence[Any]] = None, global_step: Any = None,
+                            transforms: Union[transforms_lib.Transform,
+                                              Sequence[transforms_lib.Transform]] = (),
+                            name: str = "FusedAccumulation") -> FusedStep:
   """Builds one update over a big batch, computed micro-batch by micro-batch in a loop.
 
   Example::
@@ -163,23 +185,24 @@ def fused_accumulation_step(model_fn, inputs, num_micro_batches, optimizer, var_
     `FusedStep` ``(train_op, loss)``.
 
   Raises:
-    TypeError: if `optimizer` is not an Optimizer or a transform is not callable.
-    ValueError: if `num_micro_batches` is not an int >= 1, a statically known batch size is
-      not divisible by it, there is nothing to train, or `model_fn` creates a variable
-      inside the loop.
+    TypeError: if `optimizer` is not an Optimizer, a transform or `model_fn` is not callable, or
+      `model_fn` returns something other than a loss Tensor (None, say).
+    ValueError: if `num_micro_batches` is not an int >= 1, the inputs' known batch sizes differ
+      or are not divisible by it, the loss is not a scalar, there is nothing to train, or
+      `model_fn` creates a variable inside the loop.
     RuntimeError: when executing eagerly (see `tf1clip.v2` for TF2 code).
   """
   accumulators.check_graph_mode("fused_accumulation_step")
   k = accumulators.check_num_micro_batches(num_micro_batches)
-  if not isinstance(optimizer, tf.compat.v1.train.Optimizer):
-    raise TypeError("optimizer must be a tf.compat.v1.train.Optimizer; got a %s: %r"
-                    % (type(optimizer).__name__, optimizer))
-  if callable(transforms):
-    transforms = (transforms,)
-  transform = transforms_lib.chain(*transforms)
+  optimizer_lib.check_optimizer(optimizer)
+  if not callable(model_fn):
+    raise TypeError("`model_fn` must be a callable micro_inputs -> loss; got a %s: %r."
+                    % (type(model_fn).__name__, model_fn))
+  transform = transforms_lib.as_chain(transforms)
 
   with tf.name_scope(name):
-    flat_inputs = tf.nest.flatten(inputs)
+    flat_inputs = [tf.convert_to_tensor(x) for x in tf.nest.flatten(inputs)]
+    _check_same_batch_size(flat_inputs)
     split = tf.nest.pack_sequence_as(
         inputs, [_split(x, k, "inputs[%d]" % i) for i, x in enumerate(flat_inputs)])
 
@@ -249,6 +272,8 @@ def fused_accumulation_step(model_fn, inputs, num_micro_batches, optimizer, var_
       else:
         means[j] = total / tf.cast(k, total.dtype)
     loss = loss_sum / tf.cast(k, loss_sum.dtype)
+    with tf.init_scope():
+      transform.build(var_list)
     grads_and_vars = transform(list(zip(means, var_list)))
   # Outside our name scope, as a plain minimize() would be: the optimizer names its
   # non-slot variables (Adam's beta1_power) after the caller's scope.

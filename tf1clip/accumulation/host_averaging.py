@@ -18,6 +18,8 @@ Place in the data flow (DESIGN.md): optimizer <- **accumulation** <- contrib/com
 import numpy as np
 import tensorflow as tf
 
+from tf1clip import optimizer as optimizer_lib
+
 
 def _is_sparse_value(g):
   # What sess.run returns for an IndexedSlices: an IndexedSlicesValue namedtuple (not in
@@ -65,6 +67,10 @@ def average_gradients(gradients_list):
       raise ValueError("a variable's gradient must be of one kind (dense, sparse or None) in "
                        "every micro-batch; got %s." % [type(g).__name__ for g in column])
     else:
+      for i, g in enumerate(column):
+        if np.asarray(g).dtype.kind not in "iuf":
+          raise TypeError("`gradients_list[%d][%d]` must be a numeric array (a gradient as "
+                          "compute() returns it); got a %s: %r." % (i, len(means), type(g).__name__, g))
       first = np.asarray(column[0])
       total = np.zeros_like(first)
       for g in column:
@@ -101,9 +107,7 @@ class HostGradientAverager:
       TypeError: if `optimizer` is not an Optimizer.
       ValueError: if no variable gets a gradient from `loss`.
     """
-    if not isinstance(optimizer, tf.compat.v1.train.Optimizer):
-      raise TypeError("optimizer must be a tf.compat.v1.train.Optimizer; got a %s: %r"
-                      % (type(optimizer).__name__, optimizer))
+    optimizer_lib.check_optimizer(optimizer)
     grads_and_vars = [(g, v) for g, v in optimizer.compute_gradients(loss, var_list=var_list)
                       if g is not None]
     if not grads_and_vars:
@@ -166,7 +170,11 @@ class HostGradientAverager:
       gradients_list: list of `compute` results, one per micro-batch.
       feed_dict: optional extra feeds for the apply op (e.g. a learning-rate placeholder).
     """
-    feed = self.feed_dict(average_gradients(gradients_list))
+    means = average_gradients(gradients_list)
+    if len(means) != len(self._placeholders):
+      raise ValueError("`gradients_list` must hold one gradient per variable (%d, as compute() "
+                       "returns); got lists of length %d." % (len(self._placeholders), len(means)))
+    feed = self.feed_dict(means)
     if feed_dict:
       feed.update(feed_dict)
     sess.run(self.apply_op, feed_dict=feed)

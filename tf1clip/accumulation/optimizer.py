@@ -11,18 +11,23 @@ inner optimizer's step on the big batch, slots and Adam's beta powers included.
 Place in the data flow (DESIGN.md): optimizer <- **accumulation** <- contrib/compat/v2.
 """
 
+from typing import Sequence, Union
+
+import numpy as np
 import tensorflow as tf
 
+from tf1clip import _graph
 from tf1clip import transforms as transforms_lib
 from tf1clip.accumulation import accumulators
 from tf1clip.optimizer import WrappedOptimizer
-from tf1clip.optimizer import absolute_name_scope
-from tf1clip.optimizer import graph_key
-from tf1clip.optimizer import replacing_train_ops
+from tf1clip.transforms import Transform
 
 
-class GradientAccumulationOptimizer(WrappedOptimizer):
+class GradientAccumulationOptimizer(accumulators.Accumulating, WrappedOptimizer):
   """Accumulates gradients over `num_micro_batches` runs and applies their mean once.
+
+  Same name as its tf1clip.v2 counterpart, different contract (graph mode vs eager):
+  docs/architecture.md, "The v1/v2 pairs".
 
   Example::
 
@@ -42,9 +47,10 @@ class GradientAccumulationOptimizer(WrappedOptimizer):
   train op (``UPDATE_OPS`` of batch normalization) run on every micro-batch.
   """
 
-  def __init__(self, optimizer, num_micro_batches, transforms=(),
-               transform_micro_batches=False, skip_non_finite=False,
-               count_micro_steps=False, name="GradientAccumulation"):
+  def __init__(self, optimizer: tf.compat.v1.train.Optimizer, num_micro_batches: int,
+               transforms: Union[Transform, Sequence[Transform]] = (),
+               transform_micro_batches: bool = False, skip_non_finite: bool = False,
+               count_micro_steps: bool = False, name: str = "GradientAccumulation") -> None:
     """Wraps `optimizer`.
 
     Args:
@@ -73,14 +79,7 @@ class GradientAccumulationOptimizer(WrappedOptimizer):
                      name=name)
     self._transform_micro_batches = bool(transform_micro_batches)
     self._count_micro_steps = bool(count_micro_steps)
-    self._state = {}  # graph -> list of state variables, over all apply_gradients calls
-    self._applied = {}  # graph -> the latest call's `applied` tensor
-    self._micro_steps = {}  # graph -> the latest call's micro-step counter
-
-  @property
-  def num_micro_batches(self):
-    """Runs per applied update."""
-    return self._num_micro_batches
+    self._applied = {}  # graph -> the latest call's `applied` tensor (an output, not state)
 
   @property
   def applied(self):
@@ -91,21 +90,39 @@ class GradientAccumulationOptimizer(WrappedOptimizer):
     runs that only accumulate, and on the last run of a window dropped by
     ``skip_non_finite``. None before `minimize` / `apply_gradients`.
     """
-    return self._applied.get(graph_key())
+    return self._applied.get(_graph.non_slot_key())
 
   @property
   def micro_step(self):
     """int64 variable: micro-batches accumulated in the current window (latest call)."""
-    return self._micro_steps.get(graph_key())
+    return self._get_non_slot_variable(self._micro_step_name, _graph.non_slot_key())
 
   @property
-  def skipped_windows(self):
-    """int64 variable counting windows dropped by ``skip_non_finite`` (`skipped_steps`)."""
-    return self.skipped_steps
+  def _micro_step_name(self):
+    return self._name + "_micro_step"
 
-  def variables(self):
-    """The inner optimizer's variables, the skip counter, then the accumulation state."""
-    return super().variables() + list(self._state.get(graph_key(), []))
+  @property
+  def count_micro_steps(self):
+    """Whether ``global_step`` counts runs (micro-steps) instead of applied updates."""
+    return self._count_micro_steps
+
+  def _accumulator(self, var, sparse):
+    """The `GradientAccumulator` of `var`; its variables are non-slot variables of this wrapper."""
+    graph = tf.compat.v1.get_default_graph()
+
+    def create_variable(suffix, initial_value, validate_shape):
+      key = (var.op.name + "/" + self._name + suffix, graph)
+      if key not in self._non_slot_dict:
+        # As the base Optimizer does for slots: out of any control flow / function being built,
+        # out of the caller's control dependencies, at the top-level name scope.
+        with tf.init_scope(), graph.name_scope(None), graph.colocate_with(var):
+          self._non_slot_dict[key] = tf.compat.v1.Variable(
+              initial_value(), trainable=False, name=key[0],
+              collections=[tf.compat.v1.GraphKeys.GLOBAL_VARIABLES], use_resource=True,
+              validate_shape=validate_shape)
+      return self._non_slot_dict[key]
+
+    return accumulators.GradientAccumulator(var, create_variable, sparse=sparse)
 
   def apply_gradients(self, grads_and_vars, global_step=None, name=None):
     """Adds the gradients to the accumulators; every n-th run applies their mean.
@@ -132,24 +149,19 @@ class GradientAccumulationOptimizer(WrappedOptimizer):
     # scope it is called in; calling it from inside our scope and a cond branch must not
     # rename them, or checkpoints of the wrapped and unwrapped optimizer would differ.
     caller_scope = tf.compat.v1.get_default_graph().get_name_scope()
-    with replacing_train_ops() as train_ops, tf.name_scope(name or self._name) as scope:
+    self._build_transforms([v for _, v in grads_and_vars])
+    with _graph.replacing_train_ops() as train_ops, tf.name_scope(name or self._name) as scope:
       if self._transform_micro_batches:
         with tf.name_scope("transform_micro_batch"):
-          grads_and_vars = self._transform(grads_and_vars)
+          grads_and_vars = self._chain(grads_and_vars)
         if all(g is None for g, _ in grads_and_vars):
           raise ValueError("No gradients left for any variable after the transforms: %s."
                            % ([str(v) for _, v in grads_and_vars],))
       pairs = [(g, v) for g, v in grads_and_vars if g is not None]
-      accums = [accumulators.GradientAccumulator(
-          v, isinstance(g, tf.IndexedSlices), self._name) for g, v in pairs]
-      with tf.init_scope(), absolute_name_scope(caller_scope), \
-          tf.compat.v1.get_default_graph().colocate_with(pairs[0][1]):
-        micro_step = tf.compat.v1.Variable(
-            0, dtype=tf.int64, trainable=False, name=self._name + "_micro_step",
-            collections=[tf.compat.v1.GraphKeys.GLOBAL_VARIABLES], use_resource=True)
-      state = [s for a in accums for s in a.variables] + [micro_step]
-      self._state.setdefault(graph_key(), []).extend(state)
-      self._micro_steps[graph_key()] = micro_step
+      accums = [self._accumulator(v, isinstance(g, tf.IndexedSlices)) for g, v in pairs]
+      with tf.init_scope(), _graph.absolute_name_scope(caller_scope):
+        micro_step = self._create_non_slot_variable(np.int64(0), self._micro_step_name,
+                                                    pairs[0][1])
 
       with tf.name_scope("accumulate"):
         adds = [a.add(g) for a, (g, _) in zip(accums, pairs)]
@@ -162,8 +174,8 @@ class GradientAccumulationOptimizer(WrappedOptimizer):
         mean_pairs = [(m, v) for m, (_, v) in zip(means, pairs)]
         if not self._transform_micro_batches:
           with tf.name_scope("transform"):
-            mean_pairs = self._transform(mean_pairs)
-        with absolute_name_scope(caller_scope):
+            mean_pairs = self._chain(mean_pairs)
+        with _graph.absolute_name_scope(caller_scope):
           if self._skip_non_finite:
             applied = self._apply_inner_if_finite(mean_pairs, inner_step, None)
           else:
@@ -180,7 +192,7 @@ class GradientAccumulationOptimizer(WrappedOptimizer):
         return tf.constant(False)
 
       applied = tf.cond(count >= n, apply_mean, keep_accumulating, name="apply_if_window_done")
-      self._applied[graph_key()] = applied
+      self._applied[_graph.non_slot_key()] = applied
       step_ops = [applied]
       if self._count_micro_steps and global_step is not None:
         with tf.control_dependencies([applied]), \

@@ -11,8 +11,8 @@ module's globals to `__import__`, so the hook knows who is asking without inspec
 - Everyone else (TensorFlow itself, tf-keras, any third-party library) goes through the normal import
   and gets the real TensorFlow 2 module. `sys.modules` is never touched, so `sys.modules["tensorflow"]`
   stays the real one and no library can see a `tensorflow.contrib`.
-- The first `import tf_slim` from anyone imports tf1clip.contrib.slim first, so tf-slim finds the
-  TensorFlow internals it reads where its shim put them back.
+- The first `import tf_slim` from anyone applies the "tf_slim" shim first (`compat.shims`), so tf-slim
+  finds the TensorFlow internals it reads where its shim put them back.
 
 Limits: `importlib.import_module("tensorflow")` does not go through `__import__` and so returns the real
 TensorFlow even in legacy code; code in the script's directory that was vendored from a library (not
@@ -102,7 +102,7 @@ class LegacyImporter:
         return self.legacy_import(name, fromlist)
     if level == 0 and (name == "tf_slim" or name.startswith("tf_slim.")) and "tf_slim" not in sys.modules:
       # tf-slim reads TF internals that moved; its shim must be in place before its first use.
-      importlib.import_module("tf1clip.contrib.slim")
+      importlib.import_module("tf1clip.compat.shims").apply("tf_slim")
     return self._original_import(name, globals, locals, fromlist, level)
 
   def legacy_import(self, name, fromlist=()):

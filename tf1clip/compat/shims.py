@@ -51,7 +51,7 @@ class ShimReport:
 
 # Shim name -> "module:attribute" of its tuple of Patch entries (imported only when applied).
 SHIMS = {
-    "tf_slim": "tf1clip.contrib.slim:PATCHES",
+    "tf_slim": "tf1clip.contrib.slim_shim:PATCHES",
     "graph_editor": "tf1clip.compat.graph_editor_shim:PATCHES",
 }
 

@@ -5,9 +5,11 @@ Place in the data flow (DESIGN.md): TensorFlow internals <- (shim) <- tf_slim <-
 
 tf-slim is TF 1.15's `tf.contrib.slim` moved to its own package. Its code reaches into TensorFlow's
 private modules (`tensorflow.python.framework.ops`, `...ops.control_flow_ops`, ...), and TensorFlow
-has since moved a few names out of them; tf-keras moved one module. `install_shim()` puts each moved
-name back where tf-slim looks for it, pointing at the object that now lives elsewhere — the same
-object, so nothing is re-implemented:
+has since moved a few names out of them; tf-keras moved one module. The shim "tf_slim"
+(`tf1clip.contrib.slim_shim.PATCHES`, applied by `tf1clip.compat.shims.apply("tf_slim")` when this
+module or `tf_slim` is first imported through the runner) puts each moved name back where tf-slim looks
+for it, pointing at the object that now lives elsewhere — the same object, so nothing is
+re-implemented; an entry whose source moved again is skipped and reported by `tf1clip doctor`:
 
 | where tf-slim looks                         | the object now                                   | what needs it |
 | ---                                         | ---                                              | --- |
@@ -34,63 +36,10 @@ This module re-exports `tf_slim` (`slim.conv2d`, `slim.arg_scope`, `slim.learnin
 """
 
 import importlib
-import importlib.util
-import sys
 
-# Alias module -> the module that holds it now.
-MOVED_MODULES = {
-    "tf_keras.legacy_tf_layers": "tf_keras.src.legacy_tf_layers",
-    "tf_keras.legacy_tf_layers.normalization": "tf_keras.src.legacy_tf_layers.normalization",
-}
+from tf1clip.compat import shims
 
-# (module tf-slim reads, attribute, module that holds the object now, its name there)
-MOVED_ATTRIBUTES = (
-    ("tensorflow.python.framework.ops", "Tensor", "tensorflow.python.framework.tensor", "Tensor"),
-    ("tensorflow.python.framework.ops", "IndexedSlices",
-     "tensorflow.python.framework.indexed_slices", "IndexedSlices"),
-    ("tensorflow.python.ops.array_ops", "stack", "tensorflow.python.ops.array_ops_stack", "stack"),
-    ("tensorflow.python.ops.array_ops", "unstack", "tensorflow.python.ops.array_ops_stack",
-     "unstack"),
-    ("tensorflow.python.ops.control_flow_ops", "cond", "tensorflow.python.ops.cond", "cond"),
-    ("tensorflow.python.ops.control_flow_ops", "case", "tensorflow.python.ops.control_flow_case",
-     "case"),
-    ("tensorflow.python.ops.control_flow_ops", "while_loop", "tensorflow.python.ops.while_loop",
-     "while_loop"),
-    ("tensorflow.python.ops.control_flow_ops", "Assert",
-     "tensorflow.python.ops.control_flow_assert", "Assert"),
-    ("tensorflow.python.ops.variable_scope", "variable", "tensorflow.python.ops.variable_v1",
-     "VariableV1"),
-)
-
-
-def _module_exists(name):
-  try:
-    return importlib.util.find_spec(name) is not None
-  except ModuleNotFoundError:  # a parent package is missing
-    return False
-
-
-def install_shim():
-  """Puts the names tf-slim 1.1.0 needs back where it looks for them (idempotent).
-
-  Returns:
-    The list of dotted names this call added ("module.attr", or a module name); empty when
-    everything was in place already.
-  """
-  added = []
-  for alias, target in MOVED_MODULES.items():
-    if alias not in sys.modules and not _module_exists(alias):
-      sys.modules[alias] = importlib.import_module(target)
-      added.append(alias)
-  for module_name, attr, source_module, source_attr in MOVED_ATTRIBUTES:
-    module = importlib.import_module(module_name)
-    if not hasattr(module, attr):
-      setattr(module, attr, getattr(importlib.import_module(source_module), source_attr))
-      added.append(module_name + "." + attr)
-  return added
-
-
-install_shim()
+shims.apply("tf_slim")  # the explicit access to slim is what applies its shim (never `import tf1clip`)
 
 import tf_slim  # pylint: disable=g-import-not-at-top,wrong-import-position
 from tf_slim import *  # pylint: disable=wildcard-import,unused-wildcard-import,wrong-import-position,g-import-not-at-top

@@ -9,60 +9,28 @@ advance once per applied update. With equal micro-batch sizes and a mean loss, t
 the Keras optimizer's step on the big batch. The sums and the micro-step counter are tracked
 by ``tf.train.Checkpoint``: a checkpoint taken mid-window resumes the same trajectory.
 
-Sparse gradients are added row by row into the sums (no dense temporary per micro-batch) and
-the mean is handed on as ``tf.IndexedSlices`` over the touched rows, as the graph-mode path
-does (`tf1clip.accumulation.accumulators.touched_rows_mean`).
+The sums are `tf1clip.accumulation.accumulators.GradientAccumulator`\\ s, the same core as the
+graph-mode path: sparse gradients are added row by row (no dense temporary per micro-batch), the
+mean is handed on as ``tf.IndexedSlices`` over the touched rows, and the reset zeroes only those
+rows, so a window costs the rows it touched.
 
 Place in the data flow (DESIGN.md): accumulation <- **v2** (builds on v2.optimizer).
 """
 
+from typing import Any, Optional, Sequence, Union
+
 import tensorflow as tf
 
 from tf1clip.accumulation import accumulators
+from tf1clip.transforms import Transform
 from tf1clip.v2 import optimizer as optimizer_lib
 
 
-class _Sum(tf.Module):
-  """The running sum of one variable's gradients (and, for sparse ones, the touched rows)."""
-
-  def __init__(self, var, name):
-    super().__init__(name=name)
-    tf_var = optimizer_lib.tf_variable(var)
-    self.key = tf_var.ref()
-    shape, dtype = tf_var.shape, tf_var.dtype.base_dtype
-    base = optimizer_lib._module_name(tf_var.name.split(":")[0])  # pylint: disable=protected-access
-    self.total = tf.Variable(tf.zeros(shape, dtype), trainable=False, name=base + "_sum")
-    # One marker per row, so a sparse window's mean covers exactly the rows it touched.
-    self.rows = (tf.Variable(tf.zeros(shape[:1], dtype), trainable=False, name=base + "_rows")
-                 if shape.rank else None)
-
-  def add(self, grad):
-    if isinstance(grad, tf.IndexedSlices):
-      values = tf.cast(grad.values, self.total.dtype)
-      rows = tf.IndexedSlices(tf.ones(tf.shape(grad.indices), self.rows.dtype), grad.indices)
-      return [self.total.scatter_add(tf.IndexedSlices(values, grad.indices)),
-              self.rows.scatter_update(rows)]
-    ops = [self.total.assign_add(tf.cast(grad, self.total.dtype))]
-    if self.rows is not None:  # a dense gradient touches every row
-      ops.append(self.rows.assign(tf.ones_like(self.rows)))
-    return ops
-
-  def mean(self, count, sparse):
-    if sparse:
-      return accumulators.touched_rows_mean(
-          self.total.read_value(), self.rows.read_value(), count,
-          tf.shape(self.total, out_type=tf.int64))
-    return self.total.read_value() / tf.cast(count, self.total.dtype)
-
-  def reset(self):
-    ops = [self.total.assign(tf.zeros_like(self.total))]
-    if self.rows is not None:
-      ops.append(self.rows.assign(tf.zeros_like(self.rows)))
-    return ops
-
-
-class GradientAccumulationOptimizer(optimizer_lib.WrappedOptimizer):
+class GradientAccumulationOptimizer(accumulators.Accumulating, optimizer_lib.WrappedOptimizer):
   """Accumulates gradients over `num_micro_batches` calls and applies their mean once.
+
+  Same name as its TF1 (graph-mode) counterpart, different contract (eager / tf.function):
+  docs/architecture.md, "The v1/v2 pairs".
 
   Example::
 
@@ -78,8 +46,12 @@ class GradientAccumulationOptimizer(optimizer_lib.WrappedOptimizer):
       applied = micro_step(x, y)
   """
 
-  def __init__(self, optimizer, num_micro_batches, transforms=(),
-               transform_micro_batches=False, skip_non_finite=False, name=None):
+  def __init__(self, optimizer: Any, num_micro_batches: int,
+               transforms: Union[Transform, Sequence[Transform]] = (),
+               transform_micro_batches: bool = False, skip_non_finite: bool = False,
+               name: Optional[str] = None) -> None:
+    # No count_micro_steps: the Keras optimizer's `iterations` counts applied updates, and a
+    # schedule reads it; count calls yourself if you need the micro-step count.
     """Wraps `optimizer`.
 
     Args:
@@ -103,37 +75,35 @@ class GradientAccumulationOptimizer(optimizer_lib.WrappedOptimizer):
     self._num_micro_batches = n
     self._transform_micro_batches = bool(transform_micro_batches)
     self._micro_step = None
-    self._sums = []
-
-  @property
-  def num_micro_batches(self):
-    """Calls per applied update."""
-    return self._num_micro_batches
+    self._accumulators = {}  # tf.Variable ref -> accumulation.accumulators.GradientAccumulator
+    self._accumulator_variables = []  # tracked, so tf.train.Checkpoint saves the sums
 
   @property
   def micro_step(self):
     """int64 tf.Variable: micro-batches accumulated in the current window."""
     return self._micro_step
 
-  @property
-  def skipped_windows(self):
-    """int64 tf.Variable counting windows dropped by ``skip_non_finite`` (`skipped_steps`)."""
-    return self._skipped_steps
-
   def _own_variables(self):
     state = [self._micro_step] if self._micro_step is not None else []
-    for s in self._sums:
-      state += [s.total] + ([s.rows] if s.rows is not None else [])
-    return super()._own_variables() + state
+    return super()._own_variables() + state + list(self._accumulator_variables)
 
   def _build_own(self, var_list):
     super()._build_own(var_list)
-    known = {s.key for s in self._sums}
     for var in var_list:
-      if optimizer_lib.tf_variable(var).ref() in known:
+      tf_var = optimizer_lib.tf_variable(var)
+      if tf_var.ref() in self._accumulators:
         continue
-      with optimizer_lib._colocated(var):  # pylint: disable=protected-access
-        self._sums.append(_Sum(var, "accumulator"))
+      base = optimizer_lib._module_name(tf_var.name.split(":")[0])  # pylint: disable=protected-access
+
+      def create_variable(suffix, initial_value, validate_shape, base=base, var=var):
+        del validate_shape  # eager variables always have a known shape
+        with optimizer_lib._colocated(var):  # pylint: disable=protected-access
+          created = tf.Variable(initial_value(), trainable=False,
+                                name=base + ("_sum" if not suffix else suffix))
+        self._accumulator_variables.append(created)
+        return created
+
+      self._accumulators[tf_var.ref()] = accumulators.GradientAccumulator(tf_var, create_variable)
     if self._micro_step is None:
       with optimizer_lib._colocated(var_list[0]):  # pylint: disable=protected-access
         self._micro_step = tf.Variable(0, dtype=tf.int64, trainable=False,
@@ -141,9 +111,8 @@ class GradientAccumulationOptimizer(optimizer_lib.WrappedOptimizer):
 
   def _sum_of(self, var):
     key = optimizer_lib.tf_variable(var).ref()
-    for s in self._sums:
-      if s.key == key:
-        return s
+    if key in self._accumulators:
+      return self._accumulators[key]
     raise ValueError(
         "%s has no accumulator: build the optimizer with every variable it will see "
         "(optimizer.build(var_list)) before the first step." % var.name)
@@ -152,29 +121,29 @@ class GradientAccumulationOptimizer(optimizer_lib.WrappedOptimizer):
     """Adds one micro-batch; the n-th call applies the window's mean through the inner."""
     n = self._num_micro_batches
     if self._transform_micro_batches:
+      self._ensure_transforms_built([v for _, v in grads_and_vars])
       grads_and_vars = self._transform(grads_and_vars)
     present = [(g, v) for g, v in grads_and_vars if g is not None]
     if not present:
       raise ValueError("No gradients left to accumulate after the transforms (every "
                        "gradient is None).")
     self._ensure_built([v for _, v in present])
+    if not self._transform_micro_batches:
+      self._ensure_transforms_built([v for _, v in present])
     sums = [self._sum_of(v) for _, v in present]
-    adds = []
-    for s, (g, _) in zip(sums, present):
-      adds += s.add(g)
+    adds = [s.add(g) for s, (g, _) in zip(sums, present)]
     with tf.control_dependencies(adds):
       count = self._micro_step.assign_add(1)
 
     def apply_mean():
-      means = [(s.mean(n, isinstance(g, tf.IndexedSlices)), v)
-               for s, (g, v) in zip(sums, present)]
+      raw_means = [s.mean(n) for s in sums]
+      means = [(m, v) for m, (_, v) in zip(raw_means, present)]
       if not self._transform_micro_batches:
         means = self._transform(means)
       applied = self._guarded_apply(means, strategy)
       with tf.control_dependencies([applied]):
         resets = [self._micro_step.assign(0)]
-        for s in sums:
-          resets += s.reset()
+        resets += [s.reset(m) for s, m in zip(sums, raw_means)]
       with tf.control_dependencies(resets):
         return tf.identity(applied)
 

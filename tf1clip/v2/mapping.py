@@ -16,6 +16,8 @@ import numbers
 import numpy as np
 import tensorflow as tf
 
+from tf1clip import optimizer as optimizer_lib
+
 Mapping = collections.namedtuple(
     "Mapping", ["tf1", "keras", "kwargs", "same_steps", "differences"])
 Mapping.__doc__ = """How one TF1 optimizer maps to Keras.
@@ -141,6 +143,12 @@ MAPPINGS = (
         "0.95 are both sides' defaults",
         (_LAZY_SPARSE,)),
     Mapping(
+        "LazyAdamOptimizer", "Adam", _adam,
+        "dense gradients only, with epsilon=1e-8",
+        ("Sparse gradients: tf.contrib.opt.LazyAdamOptimizer updates m, v and the weights only "
+         "at the looked-up rows; Keras' Adam decays every row's m and v and moves every row. "
+         "No Keras setting makes Adam lazy.",)),
+    Mapping(
         "ProximalGradientDescentOptimizer", None, None, "never",
         ("Keras has no proximal optimizer: keep TF1's (graph mode) or write the proximal "
          "step as a tf1clip transform plus SGD.",)),
@@ -152,25 +160,38 @@ MAPPINGS = (
 _BY_TF1 = {m.tf1: m for m in MAPPINGS}
 
 
+def _class_table():
+  """Exact TF1 class -> Mapping. A subclass is not its parent: it may change the update (LazyAdam)."""
+  from tf1clip.contrib.opt import lazy_adam  # pylint: disable=g-import-not-at-top
+  train = tf.compat.v1.train
+  table = {getattr(train, m.tf1): m for m in MAPPINGS if hasattr(train, m.tf1)}
+  table[lazy_adam.LazyAdamOptimizer] = _BY_TF1["LazyAdamOptimizer"]
+  return table
+
+
 def mapping_for(tf1_optimizer):
-  """The `Mapping` of a TF1 optimizer (instance or class).
+  """The `Mapping` of a TF1 optimizer (instance or class), looked up by its exact class.
 
   A tf1clip wrapper (``tf1clip.WrappedOptimizer``, accumulation) maps as its inner optimizer.
 
   Raises:
     TypeError: `tf1_optimizer` is not a ``tf.compat.v1.train.Optimizer``.
-    ValueError: no mapping is known for its class.
+    ValueError: no mapping is known for its exact class (a subclass of a known optimizer may
+      change its update, so it is not mapped as its parent).
   """
   tf1_optimizer = _unwrap(tf1_optimizer)
   cls = tf1_optimizer if isinstance(tf1_optimizer, type) else type(tf1_optimizer)
   if not issubclass(cls, tf.compat.v1.train.Optimizer):
-    raise TypeError("tf1_optimizer must be a tf.compat.v1.train.Optimizer; got a %s: %r"
-                    % (cls.__name__, tf1_optimizer))
-  for klass in cls.__mro__:
-    if klass.__name__ in _BY_TF1:
-      return _BY_TF1[klass.__name__]
-  raise ValueError("No Keras mapping is known for %s; known: %s."
-                   % (cls.__name__, sorted(_BY_TF1)))
+    optimizer_lib.check_optimizer(tf1_optimizer, "tf1_optimizer")
+  table = _class_table()
+  if cls in table:
+    return table[cls]
+  parents = [k.__name__ for k in cls.__mro__[1:] if k in table]
+  hint = (" It subclasses %s, but a subclass may change the update: build the Keras optimizer "
+          "yourself (keras_kwargs_like(%s(...)) gives the parent's arguments)."
+          % (parents[0], parents[0]) if parents else "")
+  raise ValueError("No Keras mapping is known for %s; known: %s.%s"
+                   % (cls.__name__, sorted(_BY_TF1), hint))
 
 
 def _unwrap(opt):
@@ -321,6 +342,10 @@ def migrate_optimizer(tf1_optimizer, keras_optimizers=None, **overrides):
 
   Returns:
     A Keras optimizer (no wrappers given) or a ``tf1clip.v2`` wrapper around one.
+
+  Raises:
+    ValueError: an optimizer or wrapper without a TF2 counterpart, or an option without one
+      (``count_micro_steps=True``), named in the message.
   """
   from tf1clip.v2 import accumulation as v2_accumulation  # pylint: disable=g-import-not-at-top
   from tf1clip.v2 import optimizer as v2_optimizer  # pylint: disable=g-import-not-at-top
@@ -331,13 +356,43 @@ def migrate_optimizer(tf1_optimizer, keras_optimizers=None, **overrides):
     opt = opt.inner_optimizer
   result = keras_optimizer_like(opt, keras_optimizers=keras_optimizers, **overrides)
   for layer in reversed(layers):
-    if hasattr(layer, "num_micro_batches"):
-      result = v2_accumulation.GradientAccumulationOptimizer(
-          result, layer.num_micro_batches, transforms=layer.transforms,
-          transform_micro_batches=getattr(layer, "_transform_micro_batches", False),
-          skip_non_finite=layer.skip_non_finite)
-    else:
-      result = v2_optimizer.WrappedOptimizer(
-          result, transforms=layer.transforms, skip_non_finite=layer.skip_non_finite,
-          name=layer.get_name())
+    result = _WRAPPER_TABLE[_wrapper_class(layer)](layer, result, v2_optimizer, v2_accumulation)
   return result
+
+
+def _wrapper_class(layer):
+  from tf1clip import accumulation  # pylint: disable=g-import-not-at-top
+  from tf1clip import optimizer  # pylint: disable=g-import-not-at-top
+  for cls in (accumulation.GradientAccumulationOptimizer, optimizer.WrappedOptimizer):
+    if type(layer) is cls:  # pylint: disable=unidiomatic-typecheck
+      return cls.__name__
+  raise ValueError("migrate_optimizer does not know the wrapper %s; known: %s."
+                   % (type(layer).__name__, sorted(_WRAPPER_TABLE)))
+
+
+def _migrate_accumulation(layer, inner, v2_optimizer, v2_accumulation):
+  del v2_optimizer
+  if layer.count_micro_steps:
+    raise ValueError(
+        "GradientAccumulationOptimizer(count_micro_steps=True) has no TF2 counterpart: "
+        "tf1clip.v2.GradientAccumulationOptimizer's Keras `iterations` counts applied updates. "
+        "Rebuild the TF1 optimizer with count_micro_steps=False (and a schedule over updates) "
+        "before migrating, or count micro-steps yourself.")
+  return v2_accumulation.GradientAccumulationOptimizer(
+      inner, layer.num_micro_batches, transforms=list(layer.transforms),
+      transform_micro_batches=layer.transform_micro_batches,
+      skip_non_finite=layer.skip_non_finite)
+
+
+def _migrate_wrapped(layer, inner, v2_optimizer, v2_accumulation):
+  del v2_accumulation
+  return v2_optimizer.WrappedOptimizer(
+      inner, transforms=list(layer.transforms), skip_non_finite=layer.skip_non_finite,
+      name=layer.get_name())
+
+
+# TF1 wrapper class name -> builder of its TF2 counterpart (every option carried over or refused).
+_WRAPPER_TABLE = {
+    "GradientAccumulationOptimizer": _migrate_accumulation,
+    "WrappedOptimizer": _migrate_wrapped,
+}

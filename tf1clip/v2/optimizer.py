@@ -21,10 +21,12 @@ Place in the data flow (DESIGN.md): clipping <- transforms <- optimizer <- accum
 
 import inspect
 import re
+from typing import Any, Iterable, Optional, Sequence, Tuple, Union
 
 import tensorflow as tf
 
 from tf1clip import transforms as transforms_lib
+from tf1clip import validation
 
 KERAS = "keras"
 TF_KERAS = "tf_keras"
@@ -125,8 +127,11 @@ def _scale(grad, factor):
   return grad * factor
 
 
-class WrappedOptimizer(tf.Module):
+class WrappedOptimizer(transforms_lib.Pipeline, tf.Module):
   """A Keras optimizer whose gradients pass through tf1clip transforms first.
+
+  Same name as its TF1 (graph-mode) counterpart, different contract (eager / tf.function):
+  docs/architecture.md, "The v1/v2 pairs".
 
   Works eagerly, inside ``tf.function`` and inside ``strategy.run`` (MirroredStrategy).
 
@@ -144,7 +149,9 @@ class WrappedOptimizer(tf.Module):
   Subclasses (gradient accumulation) override `_pipeline`.
   """
 
-  def __init__(self, optimizer, transforms=(), skip_non_finite=False, name=None):
+  def __init__(self, optimizer: Any,
+               transforms: Union[transforms_lib.Transform, Sequence[transforms_lib.Transform]] = (),
+               skip_non_finite: bool = False, name: Optional[str] = None) -> None:
     """Wraps `optimizer`.
 
     Args:
@@ -160,40 +167,23 @@ class WrappedOptimizer(tf.Module):
       TypeError: if `optimizer` is not a Keras optimizer or a transform is not callable.
     """
     kind = optimizer_kind(optimizer)
-    if callable(transforms):
-      transforms = (transforms,)
-    if not isinstance(transforms, (list, tuple)):
-      raise TypeError("transforms must be a callable or a list of callables "
-                      "grads_and_vars -> grads_and_vars; got a %s." % type(transforms).__name__)
-    for i, t in enumerate(transforms):
-      if not callable(t):
-        raise TypeError("transforms[%d] must be a callable grads_and_vars -> grads_and_vars; "
-                        "got a %s: %r" % (i, type(t).__name__, t))
+    chain = transforms_lib.as_chain(transforms)
+    if name is not None:
+      validation.string(name, "name")
     inner_name = getattr(optimizer, "name", None) or type(optimizer).__name__
     super().__init__(name=_module_name(name or inner_name))
     self._optimizer = optimizer
     self._kind = kind
-    self._transforms = tuple(transforms)
+    self._chain = chain
     self._skip_non_finite = bool(skip_non_finite)
     self._skipped_steps = None
+    # Variables the transforms create in their build(): tracked here so tf.train.Checkpoint
+    # saves them whatever object holds them.
+    self._transform_variables = []
+    self._transforms_built = False
     self._built = False
 
   # --- what the wrapper is ------------------------------------------------------------------
-
-  @property
-  def inner_optimizer(self):
-    """The wrapped optimizer."""
-    return self._optimizer
-
-  @property
-  def transforms(self):
-    """The transforms, in the order they run."""
-    return self._transforms
-
-  @property
-  def skip_non_finite(self):
-    """Whether updates with a NaN/Inf gradient are skipped."""
-    return self._skip_non_finite
 
   @property
   def skipped_steps(self):
@@ -222,12 +212,13 @@ class WrappedOptimizer(tf.Module):
     return inner + self._own_variables()
 
   def _own_variables(self):
-    return [self._skipped_steps] if self._skipped_steps is not None else []
+    own = [self._skipped_steps] if self._skipped_steps is not None else []
+    return own + list(self._transform_variables)
 
   # --- building state -----------------------------------------------------------------------
 
-  def build(self, var_list):
-    """Creates the inner optimizer's slots and the wrapper's state for `var_list`.
+  def build(self, var_list: Sequence[Any]) -> None:
+    """Creates the inner optimizer's slots, the transforms' state (their build) and the wrapper's own.
 
     Called by the first `apply_gradients`; call it yourself under ``strategy.scope()``
     before ``strategy.run``, or to create slots for variables the first step does not reach.
@@ -247,8 +238,30 @@ class WrappedOptimizer(tf.Module):
           self._optimizer.build(var_list)
       else:
         self._optimizer._create_all_weights(var_list)  # pylint: disable=protected-access
+      self._ensure_transforms_built(var_list)
       self._build_own(var_list)
     self._built = True
+
+  def _build_transforms(self, var_list):
+    """Runs the transforms' ``build`` eagerly, recording the variables they create."""
+    created = []
+
+    def record(next_creator, **kwargs):
+      var = next_creator(**kwargs)
+      created.append(var)
+      return var
+
+    with tf.init_scope(), tf.variable_creator_scope(record):
+      self._chain.build([tf_variable(v) for v in var_list])
+    known = {v.ref() for v in self._transform_variables}
+    self._transform_variables.extend(v for v in created if v.ref() not in known)
+    self._transforms_built = True
+
+  def _ensure_transforms_built(self, var_list):
+    # Before the transforms first run (and before any tf.cond): a stateful transform's
+    # variables must exist, created eagerly, before the first traced step uses them.
+    if not self._transforms_built:
+      self._build_transforms(var_list)
 
   def _build_own(self, var_list):
     """Creates the wrapper's own variables once (override to add more; must be idempotent)."""
@@ -307,7 +320,8 @@ class WrappedOptimizer(tf.Module):
     """Keras 3 spelling of `apply_gradients`: ``apply(grads, trainable_variables)``."""
     return self.apply_gradients(zip(grads, trainable_variables))
 
-  def apply_gradients(self, grads_and_vars, name=None):
+  def apply_gradients(self, grads_and_vars: Iterable[Tuple[Any, Any]],
+                      name: Optional[str] = None) -> tf.Tensor:
     """Reduces across replicas, runs the transforms, and applies through the inner optimizer.
 
     Args:
@@ -364,22 +378,21 @@ class WrappedOptimizer(tf.Module):
     Returns:
       A scalar bool Tensor, True when the update was applied.
     """
+    self._ensure_transforms_built([v for _, v in grads_and_vars])
     grads_and_vars = self._transform(grads_and_vars)
     return self._guarded_apply(grads_and_vars, strategy)
 
   def _transform(self, grads_and_vars):
-    """Runs the transforms on (gradient, tf.Variable) pairs; returns the original variables."""
+    """Runs the chain on (gradient, tf.Variable) pairs; returns the original variables."""
     original = [v for _, v in grads_and_vars]
-    pairs = [(g, tf_variable(v)) for g, v in grads_and_vars]
-    for t in self._transforms:
-      pairs = transforms_lib.check_transform_result(t, pairs, t(list(pairs)))
+    pairs = self._chain([(g, tf_variable(v)) for g, v in grads_and_vars])
     return [(g, v) for (g, _), v in zip(pairs, original)]
 
   def _guarded_apply(self, grads_and_vars, strategy):
     present = [(g, v) for g, v in grads_and_vars if g is not None]
     if not present:
       raise ValueError("No gradients left to apply after the transforms %s (every gradient is "
-                       "None)." % [transforms_lib.transform_name(t) for t in self._transforms])
+                       "None)." % [transforms_lib.transform_name(t) for t in self.transforms])
     self._ensure_built([v for _, v in present])  # variables frozen by a transform get no slots
     if not self._skip_non_finite:
       return self._apply_inner(present, strategy)
@@ -432,7 +445,8 @@ def _colocated(var):
   return tf.device(tf_variable(var).device)
 
 
-def clip_gradients_by_norm(optimizer, clip_norm, name=None):
+def clip_gradients_by_norm(optimizer: Any, clip_norm: Any,
+                           name: Optional[str] = None) -> WrappedOptimizer:
   """Returns a Keras optimizer wrapper that clips gradients by their global norm first.
 
   The TF2 counterpart of ``tf1clip.clip_gradients_by_norm`` (``tf.contrib.estimator``'s):

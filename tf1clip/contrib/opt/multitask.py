@@ -12,6 +12,7 @@ as in TF1).
 import tensorflow as tf
 
 from tf1clip import clipping
+from tf1clip import optimizer as optimizer_lib
 
 _WRAPPED_METHODS = ("_apply_dense", "_resource_apply_dense", "_apply_sparse",
                     "_resource_apply_sparse")
@@ -34,12 +35,20 @@ def _skip_all_zero(fn):
   return wrapper
 
 
-class MultitaskOptimizerWrapper:
+def _innermost(optimizer):
+  while isinstance(optimizer, optimizer_lib.WrappedOptimizer):
+    optimizer = optimizer.inner_optimizer
+  return optimizer
+
+
+class MultitaskOptimizerWrapper(optimizer_lib.WrappedOptimizer):
   """Wraps an optimizer so that all-zero gradients leave its variables and slots unchanged.
 
-  As in TF 1.15 it patches the wrapped optimizer instance's `_apply_dense`,
-  `_resource_apply_dense`, `_apply_sparse` and `_resource_apply_sparse` and forwards every
-  other attribute (`minimize`, `compute_gradients`, `apply_gradients`, `get_slot`, ...) to it.
+  As in TF 1.15 it patches the wrapped optimizer's `_apply_dense`, `_resource_apply_dense`,
+  `_apply_sparse` and `_resource_apply_sparse` (of the innermost optimizer when `opt` is itself a
+  tf1clip wrapper). Unlike TF 1.15's it is a ``tf.compat.v1.train.Optimizer`` (a
+  `tf1clip.WrappedOptimizer` with no transforms), so it nests:
+  ``tf1clip.clip_gradients_by_norm(MultitaskOptimizerWrapper(opt), 5.0)`` works.
 
   Example::
 
@@ -53,20 +62,17 @@ class MultitaskOptimizerWrapper:
     """Wraps `opt`.
 
     Args:
-      opt: a `tf.compat.v1.train.Optimizer` instance (modified in place).
+      opt: a `tf.compat.v1.train.Optimizer` instance (its innermost optimizer is modified in
+        place, as TF 1.15 did).
 
     Raises:
       TypeError: if `opt` is not an Optimizer.
     """
-    if not isinstance(opt, tf.compat.v1.train.Optimizer):
-      raise TypeError("MultitaskOptimizerWrapper needs a tf.compat.v1.train.Optimizer instance; "
-                      "got a %s: %r" % (type(opt).__name__, opt))
-    self._opt = opt
+    optimizer_lib.check_optimizer(opt, "opt")
+    super().__init__(opt)
+    inner = _innermost(opt)
     for name in _WRAPPED_METHODS:
-      setattr(opt, name, _skip_all_zero(getattr(opt, name)))
-
-  def __getattr__(self, name):
-    return getattr(self._opt, name)
+      setattr(inner, name, _skip_all_zero(getattr(inner, name)))
 
 
 def clip_gradients_by_global_norm(gradients_variables, clip_norm=20.0):

@@ -1,0 +1,95 @@
+"""`tf1clip doctor`: what this environment gives `tf1clip run`, and whether anything it needs is missing.
+
+Place in the data flow (DESIGN.md, "Legacy surface"): cli -> **compat.doctor** -> compat.shims. It prints
+the versions of the packages the runner relies on, applies every registered shim in this (doctor's own)
+process and reports each patch as applied, present or skipped, the Keras flavour `tf.keras` resolves to
+under the runner's settings, and the GPUs TensorFlow sees. Exit status 1 when something the runner needs
+is missing (TensorFlow, tf-keras, numpy) or a shim could not be applied at all.
+"""
+
+import importlib
+import importlib.metadata
+import os
+import sys
+
+# distribution name -> (what it serves, needed by the runner)
+PACKAGES = (
+    ("tensorflow", "TensorFlow", True),
+    ("tf-keras", "tf.compat.v1.layers / nn.rnn_cell / tf.keras under TF_USE_LEGACY_KERAS=1", True),
+    ("numpy", "numpy", True),
+    ("tensorflow-estimator", "tf.estimator (optional)", False),
+    ("tf-slim", "tf.contrib.slim (optional)", False),
+    ("tensorflow-probability", "tf.contrib.distributions (optional)", False),
+)
+
+
+def _version(dist):
+  try:
+    return importlib.metadata.version(dist)
+  except importlib.metadata.PackageNotFoundError:
+    return None
+
+
+def _keras_flavour():
+  import tensorflow as tf  # pylint: disable=g-import-not-at-top
+  module = tf.keras.layers.Dense.__module__.split(".")[0] if hasattr(tf, "keras") else "none"
+  return {"tf_keras": "tf-keras (Keras 2)", "keras": "Keras 3"}.get(module, module)
+
+
+def _gpus():
+  import tensorflow as tf  # pylint: disable=g-import-not-at-top
+  return [d.name for d in tf.config.list_physical_devices("GPU")]
+
+
+def diagnose():
+  """Collects the doctor's findings.
+
+  Returns:
+    dict with "packages" [(dist, version or None, what, needed)], "shims" {name: ShimReport or the
+    error text}, "keras", "gpus", and "missing" (list of problems that make the runner fail).
+  """
+  # The runner's setting, before TensorFlow is first imported.
+  os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
+  found = {"packages": [], "shims": {}, "keras": None, "gpus": [], "missing": []}
+  for dist, what, needed in PACKAGES:
+    version = _version(dist)
+    found["packages"].append((dist, version, what, needed))
+    if needed and version is None:
+      found["missing"].append("%s is not installed (%s)" % (dist, what))
+  if _version("tensorflow") is None:
+    return found
+  from tf1clip.compat import shims  # pylint: disable=g-import-not-at-top
+  for name in sorted(shims.SHIMS):
+    try:
+      found["shims"][name] = shims.apply(name)
+    except Exception as e:  # pylint: disable=broad-except  # a broken shim is a finding, not a crash
+      found["shims"][name] = "%s: %s" % (type(e).__name__, e)
+      found["missing"].append("shim %s could not be applied (%s)" % (name, e))
+  found["keras"] = _keras_flavour()
+  found["gpus"] = _gpus()
+  return found
+
+
+def main(argv=()):
+  """Prints the diagnosis; returns 0, or 1 when something the runner needs is missing."""
+  del argv
+  found = diagnose()
+  print("tf1clip doctor (Python %s)" % sys.version.split()[0])
+  print("packages:")
+  for dist, version, what, _ in found["packages"]:
+    print("  %-24s %-12s %s" % (dist, version or "missing", what))
+  print("shims:")
+  for name, report in found["shims"].items():
+    if isinstance(report, str):
+      print("  %s: FAILED %s" % (name, report))
+      continue
+    print("  %s: %d applied, %d present, %d skipped" % (
+        name, len(report.applied), len(report.present), len(report.skipped)))
+    for patch, detail in report.skipped:
+      print("    skipped %s <- %s (%s); affects: %s" % (patch.target, patch.source, detail,
+                                                       patch.needed_by))
+  print("keras: %s" % found["keras"])
+  print("gpus: %s" % (", ".join(found["gpus"]) or "none visible"))
+  for problem in found["missing"]:
+    print("MISSING: %s" % problem)
+  return 1 if found["missing"] else 0
