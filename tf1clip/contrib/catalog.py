@@ -94,6 +94,11 @@ PROVIDED = {
     "tf.contrib.rnn.UGRNNCell": _PORT,
     "tf.contrib.rnn.stack_bidirectional_rnn": _PORT,
     "tf.contrib.rnn.stack_bidirectional_dynamic_rnn": _PORT,
+    # contrib.crf
+    "tf.contrib.crf.crf_log_likelihood": _PORT + "; creates the variable transitions [num_tags, num_tags]",
+    **{"tf.contrib.crf." + name: _PORT for name in """
+        crf_sequence_score crf_unary_score crf_binary_score crf_log_norm crf_decode viterbi_decode
+        CrfForwardRnnCell CrfDecodeForwardRnnCell CrfDecodeBackwardRnnCell""".split()},
     # contrib.legacy_seq2seq
     "tf.contrib.legacy_seq2seq.rnn_decoder": _PORT,
     "tf.contrib.legacy_seq2seq.basic_rnn_seq2seq": _PORT,
@@ -149,7 +154,6 @@ UNSUPPORTED = {
     "tf.contrib.cloud": "tf.io.gfile with gs:// paths",
     "tf.contrib.cluster_resolver": "tf.distribute.cluster_resolver",
     "tf.contrib.compiler": "tf.function(jit_compile=True)",
-    "tf.contrib.crf": "tensorflow-addons' tfa.text.crf_* (archived) or your own CRF layer",
     "tf.contrib.cudnn_rnn": ("tf.keras.layers.LSTM / GRU (they pick the cuDNN kernel themselves; "
                              "the weight layout differs)"),
     "tf.contrib.data": ("tf.data (most functions moved to tf.data.Dataset methods or "
