@@ -62,8 +62,8 @@ def test_check_names_unsupported_symbols_with_replacements_and_fails():
   line = _line(report, "tf.contrib.tpu.TPUEstimator")
   assert check.UNSUPPORTED in line and "tf.distribute.TPUStrategy" in line
   assert check.UNSUPPORTED in _line(report, "tf.contrib.no_such_module")
-  assert check.UNSUPPORTED in _line(report, "tf.contrib.seq2seq")
-  assert "tfa.seq2seq" in _line(report, "tf.contrib.seq2seq.BasicDecoder")
+  assert check.UNSUPPORTED in _line(report, "tf.contrib.tensor_forest")
+  assert "Decision Forests" in _line(report, "tf.contrib.tensor_forest.RandomForestGraphs")
   assert "removed tf.estimator" in _line(report, "tf.estimator")
   assert "tf.keras.datasets.mnist" in _line(report, "tf.examples")
   assert report.splitlines()[-1].startswith("6 symbol(s) not supported")

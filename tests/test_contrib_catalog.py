@@ -66,9 +66,10 @@ def test_from_import_of_an_unsupported_name_raises_our_message_not_pythons():
     exec("from tf1clip.contrib.rnn import ConvLSTMCell", namespace)  # pylint: disable=exec-used
   assert type(err.value) is catalog.ContribNotProvidedError
   assert str(err.value).startswith("tf.contrib.rnn.ConvLSTMCell is not provided by tf1clip")
-  exec("from tf1clip.contrib import seq2seq", namespace)  # pylint: disable=exec-used
-  with pytest.raises(ImportError, match=r"tf\.contrib\.seq2seq\.BasicDecoder .*tensorflow-addons"):
-    namespace["seq2seq"].BasicDecoder  # pylint: disable=pointless-statement
+  exec("from tf1clip.contrib import tensor_forest", namespace)  # pylint: disable=exec-used
+  with pytest.raises(ImportError,
+                     match=r"tf\.contrib\.tensor_forest\.RandomForestGraphs .*Decision Forests"):
+    namespace["tensor_forest"].RandomForestGraphs  # pylint: disable=pointless-statement
 
 
 @pytest.mark.parametrize("module,attr", [

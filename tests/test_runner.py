@@ -122,7 +122,7 @@ def test_unsupported_contrib_symbol_stops_the_script_with_its_name_and_replaceme
                       "use instead: tf.distribute.TPUStrategy (TPUEstimator went with tf.estimator, "
                       "removed in TensorFlow 2.16)")
   assert lines[1].startswith("IMPORT_ERROR tf.contrib.no_such_module is not provided by tf1clip")
-  assert lines[2].startswith("IMPORT_ERROR tf.contrib.seq2seq.BasicDecoder is not provided by tf1clip")
+  assert lines[2].startswith("IMPORT_ERROR tf.contrib.tensor_forest.RandomForestGraphs is not provided")
   assert lines[3].startswith("ATTRIBUTE_ERROR tf.estimator is not provided by tf1clip")
   assert lines[4].startswith(
       "IMPORT_ERROR tf.examples is not provided by tf1clip (TensorFlow 2.21 has no such name): "
