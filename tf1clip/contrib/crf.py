@@ -31,7 +31,7 @@ __all__ = [
 
 def _by_max_length(inputs, single_fn, multi_fn):
   """single_fn() when max_seq_len is 1, else multi_fn(); a Python choice when the length is static."""
-  max_len = inputs.shape[1]
+  max_len = tf.compat.dimension_value(inputs.shape[1])
   if max_len is not None:
     return single_fn() if max_len == 1 else multi_fn()
   return tf.cond(tf.equal(tf.shape(inputs)[1], 1), single_fn, multi_fn)
@@ -180,7 +180,7 @@ def crf_log_likelihood(inputs, tag_indices, sequence_lengths, transition_params=
   inputs = tf.convert_to_tensor(inputs)
   _check_rank(inputs, 3, "inputs", "crf_log_likelihood")
   if transition_params is None:
-    num_tags = inputs.shape[2]
+    num_tags = tf.compat.dimension_value(inputs.shape[2])
     if num_tags is None:
       raise ValueError("crf_log_likelihood needs the number of tags (inputs' last dimension) to "
                        "create `transitions`; got inputs of shape %s" % inputs.shape)
@@ -202,7 +202,7 @@ class CrfForwardRnnCell(legacy_cells.RNNCell):
     super().__init__()
     transition_params = tf.convert_to_tensor(transition_params)
     self._transition_params = tf.expand_dims(transition_params, 0)
-    self._num_tags = transition_params.shape[0]
+    self._num_tags = tf.compat.dimension_value(transition_params.shape[0])
 
   @property
   def state_size(self):
@@ -231,7 +231,7 @@ class CrfDecodeForwardRnnCell(legacy_cells.RNNCell):
     super().__init__()
     transition_params = tf.convert_to_tensor(transition_params)
     self._transition_params = tf.expand_dims(transition_params, 0)
-    self._num_tags = transition_params.shape[0]
+    self._num_tags = tf.compat.dimension_value(transition_params.shape[0])
 
   @property
   def state_size(self):
@@ -302,7 +302,7 @@ def crf_decode(potentials, transition_params, sequence_length):
     return tf.cast(decode_tags, tf.int32), tf.reduce_max(squeezed, axis=1)
 
   def multi_seq_fn():
-    num_tags = potentials.shape[2]
+    num_tags = tf.compat.dimension_value(potentials.shape[2])
     initial_state = tf.squeeze(tf.slice(potentials, [0, 0, 0], [-1, 1, -1]), axis=[1])
     inputs = tf.slice(potentials, [0, 1, 0], [-1, -1, -1])
     lengths_less_one = tf.maximum(tf.constant(0, dtype=sequence_length.dtype), sequence_length - 1)

@@ -27,8 +27,8 @@ def _lstm_block_cell_grad(op, *grads):
   x, cs_prev, h_prev, w, wci, wcf, wco, b = op.inputs
   i, cs, f, o, ci, co, _ = op.outputs
   cs_grad, h_grad = grads[1], grads[6]
-  input_size = x.shape[1]
-  cell_size = cs_prev.shape[1]
+  input_size = tf.compat.dimension_value(x.shape[1])
+  cell_size = tf.compat.dimension_value(cs_prev.shape[1])
   if input_size is None or cell_size is None:
     raise ValueError("LSTMBlockCell's gradient needs static input and cell sizes; got x %s, cs_prev %s"
                      % (x.shape, cs_prev.shape))
@@ -76,7 +76,7 @@ def register_gradients():
 
 
 def _input_depth(inputs_shape, cell):
-  depth = tf.TensorShape(inputs_shape).with_rank(2)[1]
+  depth = tf.compat.dimension_value(tf.TensorShape(inputs_shape).with_rank(2)[1])
   if depth is None:
     raise ValueError("%s needs the inputs' last dimension to be known; got inputs of shape %s"
                      % (type(cell).__name__, inputs_shape))
@@ -205,7 +205,7 @@ class GRUBlockCell(legacy_cells.LayerRNNCell):
 
   def call(self, inputs, h_prev):
     """One step: returns (h, h)."""
-    cell_size = h_prev.shape.with_rank(2)[1]
+    cell_size = tf.compat.dimension_value(h_prev.shape.with_rank(2)[1])
     if cell_size is not None and cell_size != self._cell_size:
       raise ValueError("GRUBlockCell has %d units but the state h_prev has %s columns"
                        % (self._cell_size, cell_size))

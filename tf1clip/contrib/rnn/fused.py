@@ -139,13 +139,13 @@ class LSTMBlockWrapper(base_layer.Layer):
       ValueError: unknown input depth, a malformed initial_state, or neither it nor dtype.
     """
     inputs_shape = inputs.shape.with_rank(3)
-    if inputs_shape[2] is None:
+    if tf.compat.dimension_value(inputs_shape[2]) is None:
       raise ValueError("%s needs the inputs' depth (dimension 2) to be known; got shape %s"
                        % (type(self).__name__, inputs_shape))
-    batch_size = inputs_shape[1]
+    batch_size = tf.compat.dimension_value(inputs_shape[1])
     if batch_size is None:
       batch_size = tf.shape(inputs)[1]
-    time_len = inputs_shape[0]
+    time_len = tf.compat.dimension_value(inputs_shape[0])
     if time_len is None:
       time_len = tf.shape(inputs)[0]
     if initial_state is None:
@@ -210,7 +210,7 @@ class LSTMBlockFusedCell(LSTMBlockWrapper):
     return self._num_units
 
   def build(self, input_shape):
-    input_size = tf.TensorShape(input_shape)[2]
+    input_size = tf.compat.dimension_value(tf.TensorShape(input_shape)[2])
     self._kernel = self.add_weight("kernel", [input_size + self._num_units, self._num_units * 4])
     self._bias = self.add_weight("bias", [self._num_units * 4],
                                  initializer=V1.constant_initializer(0.0))
@@ -222,7 +222,7 @@ class LSTMBlockFusedCell(LSTMBlockWrapper):
 
   def _call_cell(self, inputs, initial_cell_state=None, initial_output=None, dtype=None,
                  sequence_length=None):
-    time_len = inputs.shape[0]
+    time_len = tf.compat.dimension_value(inputs.shape[0])
     if time_len is None:
       time_len = tf.shape(inputs)[0]
     if self._use_peephole:

@@ -27,7 +27,7 @@ V1 = tf.compat.v1
 
 
 def _static_depth(inputs, cell):
-  depth = inputs.shape.with_rank(2)[1]
+  depth = tf.compat.dimension_value(inputs.shape.with_rank(2)[1])
   if depth is None:
     raise ValueError("%s needs the inputs' last dimension to be known; got shape %s"
                      % (type(cell).__name__, inputs.shape))
@@ -204,7 +204,7 @@ class IndyLSTMCell(legacy_cells.LayerRNNCell):
     return self._num_units
 
   def build(self, inputs_shape):
-    depth = tf.TensorShape(inputs_shape)[1]
+    depth = tf.compat.dimension_value(tf.TensorShape(inputs_shape)[1])
     if depth is None:
       raise ValueError("IndyLSTMCell needs the inputs' last dimension to be known; got shape %s"
                        % (inputs_shape,))

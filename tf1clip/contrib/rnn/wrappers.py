@@ -22,7 +22,7 @@ def _linear(args, output_size):
   args = args if isinstance(args, (list, tuple)) else [args]
   total = 0
   for arg in args:
-    depth = arg.shape.with_rank(2)[1]
+    depth = tf.compat.dimension_value(arg.shape.with_rank(2)[1])
     if depth is None:
       raise ValueError("linear needs every argument's last dimension known; got shape %s" % arg.shape)
     total += int(depth)
@@ -168,7 +168,7 @@ class HighwayWrapper(legacy_cells.RNNCell):
       return self._cell.zero_state(batch_size, dtype)
 
   def _highway(self, inp, out):
-    input_size = inp.shape.with_rank(2)[1]
+    input_size = tf.compat.dimension_value(inp.shape.with_rank(2)[1])
     carry_weight = V1.get_variable("carry_w", [input_size, input_size])
     carry_bias = V1.get_variable("carry_b", [input_size],
                                  initializer=V1.constant_initializer(self._carry_bias_init))
