@@ -1,6 +1,12 @@
 """tf.contrib.rnn's block/fused cells against tf-keras' BasicLSTMCell/LSTMCell/GRUCell, and contrib's
 other cells and wrappers against numpy: TF 1.15 variable names, states, outputs, gradients, training."""
 
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 import tensorflow as tf
@@ -459,3 +465,24 @@ def test_stack_bidirectional_rnn_static_names_and_shapes(sess):
   assert [o.shape for o in sess.run(outputs)] == [(BATCH, 4)] * STEPS
   with pytest.raises(ValueError, match="same depth"):
     rnn.stack_bidirectional_rnn([rnn.GRUCell(2)], [rnn.GRUCell(2)] * 2, xs, dtype=tf.float32)
+
+
+# --- under `tf1clip run` (TF1 shapes: Dimension objects) -------------------------------------------
+
+def test_a_legacy_tagger_with_every_new_cell_and_a_crf_trains_under_tf1clip_run():
+  repo = pathlib.Path(__file__).resolve().parents[1]
+  fixtures = repo / "tests" / "fixtures" / "legacy"
+  env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONPATH=str(repo))
+  result = subprocess.run([sys.executable, "-m", "tf1clip", "run", "sequence_cells_script.py"],
+                          cwd=str(fixtures), env=env, capture_output=True, text=True, timeout=300)
+  assert result.returncode == 0, result.stderr[-3000:]
+  lines = [l for l in result.stdout.splitlines() if l.startswith("RESULT ")]
+  got = json.loads(lines[0][len("RESULT "):])
+  assert got["losses"][-1] < 0.5 * got["losses"][0]
+  assert got["decoded"] == got["viterbi"]
+  assert [len(t) for t in got["decoded"]] == [5, 1, 3, 4]
+  for name in ["cell_0/rnn/lstm_cell/kernel", "cell_2/rnn/gru_cell/w_c", "fused/lstm_fused_cell/kernel",
+               "cell_5/rnn/coupled_input_forget_gate_lstm_cell/W_0", "cell_6/rnn/carry_w",
+               "cell_7/rnn/attention_cell_wrapper/attention/attn_w", "transitions",
+               "stack_bidirectional_rnn/cell_0/bidirectional_rnn/bw/lstm_cell/kernel"]:
+    assert name in got["variables"]
