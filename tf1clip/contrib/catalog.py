@@ -99,6 +99,14 @@ PROVIDED = {
     **{"tf.contrib.crf." + name: _PORT for name in """
         crf_sequence_score crf_unary_score crf_binary_score crf_log_norm crf_decode viterbi_decode
         CrfForwardRnnCell CrfDecodeForwardRnnCell CrfDecodeBackwardRnnCell""".split()},
+    # contrib.cudnn_rnn
+    **{"tf.contrib.cudnn_rnn." + name: _PORT + " on tf.raw_ops.CudnnRNNV3 (GPU only; on CPU: the "
+       "CudnnCompatible cells)" for name in "CudnnLSTM CudnnGRU CudnnRNNTanh CudnnRNNRelu".split()},
+    "tf.contrib.cudnn_rnn.CudnnCompatibleLSTMCell": _PORT + "; variables cudnn_compatible_lstm_cell/kernel, bias",
+    "tf.contrib.cudnn_rnn.CudnnCompatibleGRUCell": _PORT + "; variables cudnn_compatible_gru_cell/gates/...",
+    **{"tf.contrib.cudnn_rnn." + name: _PORT for name in """
+        CUDNN_LSTM CUDNN_GRU CUDNN_RNN_TANH CUDNN_RNN_RELU CUDNN_RNN_UNIDIRECTION CUDNN_RNN_BIDIRECTION
+        CUDNN_INPUT_LINEAR_MODE""".split()},
     # contrib.legacy_seq2seq
     "tf.contrib.legacy_seq2seq.rnn_decoder": _PORT,
     "tf.contrib.legacy_seq2seq.basic_rnn_seq2seq": _PORT,
@@ -184,8 +192,6 @@ UNSUPPORTED = {
     "tf.contrib.cloud": "tf.io.gfile with gs:// paths",
     "tf.contrib.cluster_resolver": "tf.distribute.cluster_resolver",
     "tf.contrib.compiler": "tf.function(jit_compile=True)",
-    "tf.contrib.cudnn_rnn": ("tf.keras.layers.LSTM / GRU (they pick the cuDNN kernel themselves; "
-                             "the weight layout differs)"),
     "tf.contrib.data": ("tf.data (most functions moved to tf.data.Dataset methods or "
                         "tf.data.experimental)"),
     "tf.contrib.decision_trees": "TensorFlow Decision Forests (tensorflow-decision-forests)",
