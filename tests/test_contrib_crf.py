@@ -49,7 +49,7 @@ def crf_problems(draw):
   return unary, transitions, tags, np.array(lengths, np.int32)
 
 
-@hypothesis.settings(max_examples=20)
+@hypothesis.settings(max_examples=15)
 @hypothesis.given(crf_problems())
 def test_log_likelihood_scores_and_gradient_equal_brute_force_enumeration(problem):
   unary, transitions, tags, lengths = problem
@@ -80,7 +80,7 @@ def test_log_likelihood_scores_and_gradient_equal_brute_force_enumeration(proble
     np.testing.assert_allclose(results["grad"][b], expected_grad, atol=1e-5)
 
 
-@hypothesis.settings(max_examples=20)
+@hypothesis.settings(max_examples=15)
 @hypothesis.given(crf_problems())
 def test_crf_decode_and_viterbi_decode_equal_brute_force_argmax(problem):
   unary, transitions, _, lengths = problem

@@ -7,7 +7,10 @@ Provided (behaving as in TF 1.15; see `PROVIDED` for every name and where it com
   estimator       clip_gradients_by_norm (tf1clip.optimizer)
   layers          optimize_loss, adaptive_clipping_fn, OPTIMIZER_CLS_NAMES (tf1clip.training_op),
                   initializers, regularizers, fully_connected, layer_norm, flatten, embed_sequence
-  rnn             the TF1 cells and wrappers (tf-keras' legacy cells), static_rnn, NASCell, ...
+  rnn             the TF1 cells and wrappers (tf-keras' legacy cells), static_rnn, NASCell, the block
+                  and fused LSTM/GRU cells on TF's kernels, stack_bidirectional_(dynamic_)rnn, ...
+  crf             crf_log_likelihood, crf_decode, viterbi_decode, ... (TF 1.15's linear-chain CRF)
+  cudnn_rnn       CudnnLSTM/GRU/RNNTanh/RNNRelu (GPU), CudnnCompatibleLSTMCell/GRUCell (CPU)
   legacy_seq2seq  rnn_decoder, basic_rnn_seq2seq, sequence_loss, sequence_loss_by_example
   framework       global step and variable-collection helpers
   opt             clip_gradients_by_global_norm, MultitaskOptimizerWrapper, LazyAdamOptimizer
