@@ -119,9 +119,8 @@ class Model(object):
     size = config.hidden_size
     vocab_size = config.vocab_size
 
-    with tf.device("/cpu:0"):
-      embedding = tf.get_variable("embedding", [vocab_size, size], dtype=tf.float32)
-      inputs = tf.nn.embedding_lookup(embedding, input_.input_data)
+    embedding = tf.get_variable("embedding", [vocab_size, size], dtype=tf.float32)
+    inputs = tf.nn.embedding_lookup(embedding, input_.input_data)
     if is_training and config.keep_prob < 1:
       inputs = tf.nn.dropout(inputs, config.keep_prob)
 
