@@ -202,6 +202,28 @@ def test_cudnn_layers_fail_at_construction_without_a_gpu_naming_the_cpu_cells(la
   assert cell in message and "list_physical_devices('GPU') is empty" in message
 
 
+@pytest.mark.parametrize("mode,direction", [("lstm", "unidirectional"), ("gru", "bidirectional")])
+def test_gpu_layer_graph_saves_under_the_cpu_networks_variable_names(monkeypatch, graph, mode,
+                                                                       direction):
+  """Builds (never runs) the GPU layer's graph with the GPU check faked, so it is checked on CPU too."""
+  from tf1clip.contrib.cudnn_rnn import layers  # pylint: disable=import-outside-toplevel
+  monkeypatch.setattr(layers.tf.config, "list_physical_devices", lambda kind=None: ["GPU:0"])
+  layer = {"lstm": cudnn_rnn.CudnnLSTM, "gru": cudnn_rnn.CudnnGRU}[mode](
+      num_layers=2, num_units=UNITS, direction=direction)
+  outputs, states = layer(tf.zeros([STEPS, BATCH, DEPTH]))
+  dirs = canonical.num_dirs(direction)
+  assert outputs.op.type == "CudnnRNNV3"
+  assert outputs.shape.as_list() == [STEPS, BATCH, dirs * UNITS]
+  assert [s.shape.as_list() for s in states] == [[2 * dirs, BATCH, UNITS]] * (2 if mode == "lstm" else 1)
+  assert [v.op.name for v in V1.trainable_variables()] == ["cudnn_%s/opaque_kernel" % mode]
+  (saveable,) = V1.get_collection(V1.GraphKeys.SAVEABLE_OBJECTS)
+  saved_names = [spec.name for spec in saveable.specs]
+  with tf.Graph().as_default():
+    _cpu_network(mode, 2, direction, tf.zeros([STEPS, BATCH, DEPTH]), "cudnn_" + mode)
+    cpu_names = [v.op.name for v in V1.global_variables()]
+  assert sorted(saved_names) == sorted(cpu_names)
+
+
 @pytest.mark.skipif(not HAS_GPU, reason=NO_GPU_REASON)
 @pytest.mark.parametrize("mode,direction", [("lstm", "unidirectional"), ("gru", "bidirectional")])
 def test_gpu_layer_equals_cpu_cells_and_our_packing_equals_cudnns(tmp_path, mode, direction):
