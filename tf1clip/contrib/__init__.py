@@ -9,7 +9,10 @@ that still exist elsewhere are served as those objects, through `catalog.SERVED`
   layers          optimize_loss, adaptive_clipping_fn, OPTIMIZER_CLS_NAMES (tf1clip.training_op),
                   initializers, regularizers, fully_connected, layer_norm, flatten, embed_sequence;
                   conv2d, batch_norm, max_pool2d, dropout, repeat, stack, summarize_*, ... (tf-slim)
-  rnn             the TF1 cells and wrappers (tf-keras' legacy cells), static_rnn, NASCell, ...
+  rnn             the TF1 cells and wrappers (tf-keras' legacy cells), static_rnn, NASCell, the block
+                  and fused LSTM/GRU cells on TF's kernels, stack_bidirectional_(dynamic_)rnn, ...
+  crf             crf_log_likelihood, crf_decode, viterbi_decode, ... (TF 1.15's linear-chain CRF)
+  cudnn_rnn       CudnnLSTM/GRU/RNNTanh/RNNRelu (GPU), CudnnCompatibleLSTMCell/GRUCell (CPU)
   legacy_seq2seq  rnn_decoder, basic_rnn_seq2seq, sequence_loss, sequence_loss_by_example
   seq2seq         dynamic_decode, BasicDecoder, the Helpers, attention, BeamSearchDecoder,
                   sequence_loss (tf1clip.contrib.seq2seq, TF 1.15's variable names)

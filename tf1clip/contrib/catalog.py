@@ -80,6 +80,34 @@ PROVIDED = {
     "tf.contrib.rnn.static_state_saving_rnn": "tf.compat.v1.nn.static_state_saving_rnn",
     "tf.contrib.rnn.NASCell": _PORT,
     "tf.contrib.rnn.LayerNormBasicLSTMCell": _PORT,
+    "tf.contrib.rnn.LSTMBlockCell": _PORT + " on tf.raw_ops.LSTMBlockCell; variables lstm_cell/kernel, bias",
+    "tf.contrib.rnn.LSTMBlockFusedCell": _PORT + " on tf.raw_ops.BlockLSTM; variables lstm_fused_cell/kernel, bias",
+    "tf.contrib.rnn.LSTMBlockWrapper": _PORT,
+    "tf.contrib.rnn.GRUBlockCell": _PORT + " on tf.raw_ops.GRUBlockCell; variables gru_cell/w_c, b_ru, w_ru, b_c",
+    "tf.contrib.rnn.GRUBlockCellV2": _PORT + " on tf.raw_ops.GRUBlockCell; variables gru_cell/gates/kernel, ...",
+    "tf.contrib.rnn.FusedRNNCell": _PORT,
+    "tf.contrib.rnn.FusedRNNCellAdaptor": _PORT,
+    "tf.contrib.rnn.TimeReversedFusedRNN": _PORT,
+    "tf.contrib.rnn.AttentionCellWrapper": _PORT,
+    "tf.contrib.rnn.HighwayWrapper": _PORT,
+    "tf.contrib.rnn.CoupledInputForgetGateLSTMCell": _PORT,
+    "tf.contrib.rnn.IndyLSTMCell": _PORT,
+    "tf.contrib.rnn.UGRNNCell": _PORT,
+    "tf.contrib.rnn.stack_bidirectional_rnn": _PORT,
+    "tf.contrib.rnn.stack_bidirectional_dynamic_rnn": _PORT,
+    # contrib.crf
+    "tf.contrib.crf.crf_log_likelihood": _PORT + "; creates the variable transitions [num_tags, num_tags]",
+    **{"tf.contrib.crf." + name: _PORT for name in """
+        crf_sequence_score crf_unary_score crf_binary_score crf_log_norm crf_decode viterbi_decode
+        CrfForwardRnnCell CrfDecodeForwardRnnCell CrfDecodeBackwardRnnCell""".split()},
+    # contrib.cudnn_rnn
+    **{"tf.contrib.cudnn_rnn." + name: _PORT + " on tf.raw_ops.CudnnRNNV3 (GPU only; on CPU: the "
+       "CudnnCompatible cells)" for name in "CudnnLSTM CudnnGRU CudnnRNNTanh CudnnRNNRelu".split()},
+    "tf.contrib.cudnn_rnn.CudnnCompatibleLSTMCell": _PORT + "; variables cudnn_compatible_lstm_cell/kernel, bias",
+    "tf.contrib.cudnn_rnn.CudnnCompatibleGRUCell": _PORT + "; variables cudnn_compatible_gru_cell/gates/...",
+    **{"tf.contrib.cudnn_rnn." + name: _PORT for name in """
+        CUDNN_LSTM CUDNN_GRU CUDNN_RNN_TANH CUDNN_RNN_RELU CUDNN_RNN_UNIDIRECTION CUDNN_RNN_BIDIRECTION
+        CUDNN_INPUT_LINEAR_MODE""".split()},
     # contrib.legacy_seq2seq
     "tf.contrib.legacy_seq2seq.rnn_decoder": _PORT,
     "tf.contrib.legacy_seq2seq.basic_rnn_seq2seq": _PORT,
@@ -326,9 +354,6 @@ UNSUPPORTED = {
     "tf.contrib.cloud": "tf.io.gfile with gs:// paths",
     "tf.contrib.cluster_resolver": "tf.distribute.cluster_resolver",
     "tf.contrib.compiler": "tf.function(jit_compile=True)",
-    "tf.contrib.crf": "tensorflow-addons' tfa.text.crf_* (archived) or your own CRF layer",
-    "tf.contrib.cudnn_rnn": ("tf.keras.layers.LSTM / GRU (they pick the cuDNN kernel themselves; "
-                             "the weight layout differs)"),
     "tf.contrib.data": ("tf.data (most functions moved to tf.data.Dataset methods or "
                         "tf.data.experimental)"),
     "tf.contrib.decision_trees": "TensorFlow Decision Forests (tensorflow-decision-forests)",
@@ -412,19 +437,11 @@ UNSUPPORTED = {
     "tf.contrib.predictor": "tf.saved_model.load",
     "tf.contrib.quantize": "tensorflow-model-optimization (tfmot.quantization)",
     "tf.contrib.rnn": "tf.compat.v1.nn.rnn_cell",
-    "tf.contrib.rnn.AttentionCellWrapper": (
-        _ADDONS + " had tfa.seq2seq.AttentionWrapper; otherwise " + _CONTRIB_SOURCE),
-    "tf.contrib.rnn.LSTMBlockCell": "tf.contrib.rnn.LSTMCell (the same LSTM without the fused kernel)",
-    "tf.contrib.rnn.LSTMBlockFusedCell": "tf.compat.v1.nn.dynamic_rnn with tf.contrib.rnn.LSTMCell",
-    "tf.contrib.rnn.GRUBlockCell": "tf.contrib.rnn.GRUCell",
-    "tf.contrib.rnn.GRUBlockCellV2": "tf.contrib.rnn.GRUCell",
     "tf.contrib.rnn.ConvLSTMCell": "tf.keras.layers.ConvLSTM2D",
     "tf.contrib.rnn.OutputProjectionWrapper": ("apply tf.compat.v1.layers.dense to the RNN outputs "
                                                "(variables are named differently)"),
     "tf.contrib.rnn.EmbeddingWrapper": "tf.nn.embedding_lookup on the inputs before the cell",
     "tf.contrib.rnn.InputProjectionWrapper": "tf.compat.v1.layers.dense on the inputs before the cell",
-    "tf.contrib.rnn.stack_bidirectional_rnn": "a loop of tf.contrib.rnn.static_bidirectional_rnn",
-    "tf.contrib.rnn.stack_bidirectional_dynamic_rnn": "a loop of tf.compat.v1.nn.bidirectional_dynamic_rnn",
     "tf.contrib.saved_model": "tf.compat.v1.saved_model",
     "tf.contrib.seq2seq.BaseDecoder": _SEQ2SEQ_V2 % "tf.contrib.seq2seq.Decoder",
     "tf.contrib.seq2seq.BasicDecoderV2": _SEQ2SEQ_V2 % "tf.contrib.seq2seq.BasicDecoder",

@@ -1,10 +1,14 @@
-"""`tf.contrib.rnn`: TF1's RNN cells, wrappers and static RNNs, plus NASCell and LayerNormBasicLSTMCell.
+"""`tf.contrib.rnn`: TF1's RNN cells, wrappers and static RNNs, plus contrib's own cells, block/fused LSTMs
+and stacked bidirectional RNNs.
 
 Place in the data flow (DESIGN.md): tf-keras' legacy cells / tf.compat.v1.nn <- **contrib.rnn** <-
 compat <- cli. The core cells are tf-keras' legacy TF1 cells, imported from tf_keras directly, so
 they are the classes `tf.compat.v1.nn.rnn_cell` serves when TF_USE_LEGACY_KERAS=1 and they work
 whichever Keras TensorFlow picked; their variables keep TF1's names (`rnn/basic_lstm_cell/kernel`).
-Any other name raises ContribNotProvidedError with a replacement.
+Contrib's own: NASCell, LayerNormBasicLSTMCell (cells), LSTMBlockCell, GRUBlockCell(V2)
+(block_cells, on TensorFlow's kernels), LSTMBlockFusedCell and the fused adaptors (fused),
+CoupledInputForgetGateLSTMCell, IndyLSTMCell, UGRNNCell (gated_cells), AttentionCellWrapper,
+HighwayWrapper (wrappers), stack_bidirectional_(dynamic_)rnn (stacked). Any other name raises ContribNotProvidedError with a replacement.
 """
 
 import tensorflow as tf
@@ -22,6 +26,21 @@ from tf_keras.src.layers.rnn.legacy_cells import RNNCell
 from tf1clip.contrib import catalog
 from tf1clip.contrib.rnn.cells import LayerNormBasicLSTMCell
 from tf1clip.contrib.rnn.cells import NASCell
+from tf1clip.contrib.rnn.block_cells import GRUBlockCell
+from tf1clip.contrib.rnn.block_cells import GRUBlockCellV2
+from tf1clip.contrib.rnn.block_cells import LSTMBlockCell
+from tf1clip.contrib.rnn.fused import FusedRNNCell
+from tf1clip.contrib.rnn.fused import FusedRNNCellAdaptor
+from tf1clip.contrib.rnn.fused import LSTMBlockFusedCell
+from tf1clip.contrib.rnn.fused import LSTMBlockWrapper
+from tf1clip.contrib.rnn.fused import TimeReversedFusedRNN
+from tf1clip.contrib.rnn.gated_cells import CoupledInputForgetGateLSTMCell
+from tf1clip.contrib.rnn.gated_cells import IndyLSTMCell
+from tf1clip.contrib.rnn.gated_cells import UGRNNCell
+from tf1clip.contrib.rnn.stacked import stack_bidirectional_dynamic_rnn
+from tf1clip.contrib.rnn.stacked import stack_bidirectional_rnn
+from tf1clip.contrib.rnn.wrappers import AttentionCellWrapper
+from tf1clip.contrib.rnn.wrappers import HighwayWrapper
 
 static_rnn = tf.compat.v1.nn.static_rnn
 static_bidirectional_rnn = tf.compat.v1.nn.static_bidirectional_rnn

@@ -1,0 +1,28 @@
+"""`tf.contrib.cudnn_rnn`: cuDNN RNN layers on a GPU, the compatible cells on CPU, and the weight conversion.
+
+Place in the data flow (DESIGN.md): tf.raw_ops.CudnnRNN* (GPU) and contrib.rnn's cells <- contrib.cudnn_rnn
+(this package) <- compat <- cli.
+
+  layers     CudnnLSTM, CudnnGRU, CudnnRNNTanh, CudnnRNNRelu (GPU only; a clear error elsewhere)
+  cells      CudnnCompatibleLSTMCell, CudnnCompatibleGRUCell (CPU, same numbers, same checkpoint names)
+  canonical  opaque <-> cuDNN canonical <-> TF canonical parameters, and the checkpoint names
+Any other name raises ContribNotProvidedError with a replacement.
+"""
+
+from tf1clip.contrib import catalog
+from tf1clip.contrib.cudnn_rnn.canonical import CUDNN_GRU
+from tf1clip.contrib.cudnn_rnn.canonical import CUDNN_INPUT_LINEAR_MODE
+from tf1clip.contrib.cudnn_rnn.canonical import CUDNN_LSTM
+from tf1clip.contrib.cudnn_rnn.canonical import CUDNN_RNN_BIDIRECTION
+from tf1clip.contrib.cudnn_rnn.canonical import CUDNN_RNN_RELU
+from tf1clip.contrib.cudnn_rnn.canonical import CUDNN_RNN_TANH
+from tf1clip.contrib.cudnn_rnn.canonical import CUDNN_RNN_UNIDIRECTION
+from tf1clip.contrib.cudnn_rnn.cells import CudnnCompatibleGRUCell
+from tf1clip.contrib.cudnn_rnn.cells import CudnnCompatibleLSTMCell
+from tf1clip.contrib.cudnn_rnn.layers import CudnnGRU
+from tf1clip.contrib.cudnn_rnn.layers import CudnnLSTM
+from tf1clip.contrib.cudnn_rnn.layers import CudnnNotAvailableError
+from tf1clip.contrib.cudnn_rnn.layers import CudnnRNNRelu
+from tf1clip.contrib.cudnn_rnn.layers import CudnnRNNTanh
+
+__getattr__ = catalog.missing_attribute_hook("tf.contrib.cudnn_rnn")
