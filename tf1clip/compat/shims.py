@@ -52,6 +52,7 @@ class ShimReport:
 # Shim name -> "module:attribute" of its tuple of Patch entries (imported only when applied).
 SHIMS = {
     "tf_slim": "tf1clip.contrib.slim:PATCHES",
+    "tensorflow_estimator": "tf1clip.compat.estimator_shim:PATCHES",
 }
 
 _REPORTS = {}

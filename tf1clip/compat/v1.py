@@ -5,6 +5,8 @@ flow and variables), the way a TF 1.x process started. Every `tf.<name>` then re
 describes: `tf.contrib` is tf1clip.contrib, `tf.keras` / `tf.layers` / `tf.nn.rnn_cell` come from tf-keras,
 `tf.compat.v1` is this module again, and everything else is `tf.compat.v1.<name>` of TensorFlow 2.21
 (including `tf.flags`, `tf.app.run`, `tf.logging`, `tf.gfile`, `tf.train`, `tf.summary`, `tf.test`).
+`tf.estimator` is tensorflow-estimator 2.15's v1 API, imported (after compat.estimator_shim is applied)
+the first time a script touches it.
 
 `tf1clip run` hands this same module to a script's `import tensorflow` (see compat.importer).
 
@@ -75,9 +77,16 @@ def _contrib():
         "tf.contrib", "this tf1clip installation has no tf1clip.contrib package")) from None
 
 
+def _estimator():
+  # tensorflow-estimator 2.15 imports on TF 2.21 only once its shim put back the internals it reads.
+  from tf1clip.compat import estimator_shim  # pylint: disable=import-outside-toplevel
+  return estimator_shim.v1_api()
+
+
 # Top-level TF1 names this module resolves itself; each maker runs once, on first use.
 _REPLACEMENTS = {
     "contrib": _contrib,
+    "estimator": _estimator,
     "keras": _import(_surface.TF_KERAS_MODULES["keras"]),
     "layers": _import(_surface.TF_KERAS_MODULES["layers"]),
     "nn": lambda: _Namespace(__name__ + ".nn", _V1.nn, {
