@@ -141,3 +141,17 @@ def test_contrib_data_wrappers_give_tf115s_elements():
       {"a": [0, 1], "b": [0, -1]}, {"a": [2, 3], "b": [-2, -3]}]
   with pytest.raises(ValueError, match="not both"):
     data.sliding_window_batch(2, stride=1, window_shift=1)
+
+
+def test_check_resolves_tf_estimator_names_in_the_shimmed_library():
+  from tf1clip.compat import check  # pylint: disable=g-import-not-at-top
+  findings = {f.symbol: f for f in check.check_source(
+      "import tensorflow as tf\n"
+      "tf.estimator.DNNClassifier\ntf.estimator.tpu.TPUEstimator\ntf.estimator.BoostedTreesClassifier\n")}
+  assert findings["tf.estimator.DNNClassifier"].status == check.PROVIDED
+  assert "tensorflow-estimator 2.15" in findings["tf.estimator.DNNClassifier"].note
+  assert findings["tf.estimator.tpu.TPUEstimator"].status == check.PROVIDED
+  missing = findings["tf.estimator.BoostedTreesClassifier"]
+  assert missing.status == check.UNSUPPORTED
+  assert missing.note == ("tensorflow-estimator 2.15's v1 API has no "
+                          "tf.estimator.BoostedTreesClassifier")

@@ -77,16 +77,16 @@ def _contrib():
         "tf.contrib", "this tf1clip installation has no tf1clip.contrib package")) from None
 
 
-def _estimator():
-  # tensorflow-estimator 2.15 imports on TF 2.21 only once its shim put back the internals it reads.
-  from tf1clip.compat import estimator_shim  # pylint: disable=import-outside-toplevel
-  return estimator_shim.v1_api()
+def _library_namespace(name):
+  # E.g. tensorflow-estimator 2.15 imports on TF 2.21 only once its shim put back what it reads.
+  module_name, _, function = _surface.LIBRARY_NAMESPACES[name][0].partition(":")
+  return lambda: getattr(_importlib.import_module(module_name), function)()
 
 
 # Top-level TF1 names this module resolves itself; each maker runs once, on first use.
 _REPLACEMENTS = {
     "contrib": _contrib,
-    "estimator": _estimator,
+    **{name: _library_namespace(name) for name in _surface.LIBRARY_NAMESPACES},
     "keras": _import(_surface.TF_KERAS_MODULES["keras"]),
     "layers": _import(_surface.TF_KERAS_MODULES["layers"]),
     "nn": lambda: _Namespace(__name__ + ".nn", _V1.nn, {
