@@ -55,11 +55,11 @@ def not_provided_message(symbol, suggestion=None):
   """The one sentence every unsupported TF1 symbol gets.
 
   Args:
-    symbol: the dotted name as the script wrote it, e.g. "tf.estimator.Estimator".
+    symbol: the dotted name as the script wrote it, e.g. "tf.examples.tutorials".
     suggestion: what to use instead, or None when there is no replacement.
 
   Returns:
-    A message such as "tf.estimator is not provided by tf1clip (TensorFlow 2.21 has no such name): ...".
+    A message such as "tf.examples is not provided by tf1clip (TensorFlow 2.21 has no such name): ...".
   """
   message = "%s is not provided by tf1clip (TensorFlow 2.21 has no such name)" % symbol
   if suggestion:
@@ -68,5 +68,5 @@ def not_provided_message(symbol, suggestion=None):
 
 
 def removed_suggestion(dotted):
-  """The replacement REMOVED lists for a dotted TF1 name below `tf.` (e.g. "estimator.Estimator"), or None."""
+  """The replacement REMOVED lists for a dotted TF1 name below `tf.` (e.g. "examples.tutorials"), or None."""
   return REMOVED.get(dotted.split(".", 1)[0])
