@@ -131,6 +131,11 @@ import numpy as np
 import tensorflow as tf
 from tensorflow_estimator import estimator as tfe_estimator  # the shim is applied first
 assert tfe_estimator.Estimator is tf.estimator.Estimator
+from tensorflow.contrib.tpu import TPUEstimator, RunConfig
+from tensorflow.contrib.data import map_and_batch
+from tensorflow.contrib.estimator import stop_if_no_decrease_hook
+from tensorflow.estimator.export import ServingInputReceiver
+assert TPUEstimator is tf.estimator.tpu.TPUEstimator and map_and_batch is tf.data.experimental.map_and_batch
 
 def model_fn(features, labels, mode):
   w = tf.get_variable("w", [2, 1])
@@ -170,14 +175,14 @@ def test_bad_input_gets_the_librarys_own_errors_at_the_scripts_line(tmp_path):
   status, stdout, stderr = _tf1clip_run(str(script), cwd=str(tmp_path))
   export_line, model_fn_line = [l for l in stdout.splitlines() if l.startswith(("EXPORT", "MODEL_FN"))]
   # export_saved_model with no serving input: the library's ValueError, raised at the script's call.
-  assert 'bad_estimator.py", line 24' in export_line
+  assert 'bad_estimator.py", line 29' in export_line
   assert "ValueError: An input_receiver_fn must be defined." in export_line
   # A model_fn returning a dict: the library's ValueError naming EstimatorSpec.
-  assert 'bad_estimator.py", line 28' in model_fn_line
+  assert 'bad_estimator.py", line 33' in model_fn_line
   assert "ValueError: model_fn should return an EstimatorSpec." in model_fn_line
   # use_tpu=True without a TPU: the library's RuntimeError, uncaught, with the script's line.
   assert status == 1
-  assert 'bad_estimator.py", line 35, in <module>' in stderr
+  assert 'bad_estimator.py", line 40, in <module>' in stderr
   assert stderr.rstrip().splitlines()[-1].startswith(
       "RuntimeError: Cannot find any TPU cores in the system."), stderr[-2000:]
   assert "tf1clip/compat/runner.py" not in stderr
