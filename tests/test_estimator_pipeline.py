@@ -5,6 +5,9 @@ one Estimator trains straight to `max_steps`; another stops half-way, and a new 
 model_dir resumes from the checkpoint. Every checkpointed variable (weights, Adam slots, global_step,
 the skip counter, the accumulators) must end up equal. The input repeats with a period that divides
 the stopping point, so both runs see the same batches (a restarted input_fn starts from the top).
+The same subprocess checks that TPUEstimator(use_tpu=False) and train_and_evaluate train exactly like
+Estimator.train, that tf.train.init_from_checkpoint (in a model_fn) and WarmStartSettings load only the
+mapped variables, and that tf.contrib.estimator.forward_features returns features with predictions.
 One subprocess (Estimator graphs in TF1 mode), all cases in it.
 """
 
@@ -89,9 +92,10 @@ DRIVER = textwrap.dedent("""
 
     tf.logging.set_verbosity(tf.logging.ERROR)
     results = {}
+    straight_dirs = {}
     for case, params in [("clip_gradients_by_norm", {}), ("skip_non_finite", {}),
                          ("accumulation", {}), ("tpu_accumulation", {"tpu": True})]:
-      straight_dir = tempfile.mkdtemp()
+      straight_dir = straight_dirs[case] = tempfile.mkdtemp()
       straight = train(case, straight_dir, max_steps=4, **params)
       resumed_dir = tempfile.mkdtemp()
       halfway = train(case, resumed_dir, max_steps=2, **params)
@@ -108,11 +112,19 @@ DRIVER = textwrap.dedent("""
                                      "global_step": int(metrics["global_step"])}
 
     # init_from_checkpoint in a model_fn warm-starts "hidden/" (learning rate 0 keeps it as loaded).
+    source_dir = straight_dirs["accumulation"]
     results["init_from_checkpoint"] = train("init_from_checkpoint", tempfile.mkdtemp(), max_steps=1,
-                                            init_from=straight_dir)
+                                            init_from=source_dir)
+    # WarmStartSettings does the same from outside the model_fn.
+    warm = tf.estimator.Estimator(
+        model_fn, config=tf.estimator.RunConfig(model_dir=tempfile.mkdtemp(), tf_random_seed=3),
+        params={"case": "init_from_checkpoint"},
+        warm_start_from=tf.estimator.WarmStartSettings(source_dir, vars_to_warm_start="hidden.*"))
+    warm.train(input_fn("accumulation"), max_steps=1)
+    results["warm_start"] = checkpoint(warm.model_dir)
 
     # forward_features: the example ids come back with the predictions.
-    forwarded = tf.contrib.estimator.forward_features(estimator("accumulation", straight_dir), "id")
+    forwarded = tf.contrib.estimator.forward_features(estimator("accumulation", source_dir), "id")
     predictions = list(forwarded.predict(lambda: input_fn("accumulation")().take(2)))
     results["forward_features"] = [[int(p["id"][0]), sorted(p)] for p in predictions]
     try:
@@ -183,8 +195,9 @@ def test_train_and_evaluate_trains_like_train(results):
   _assert_same_variables(run["variables"], results["accumulation"]["straight"])
 
 
-def test_init_from_checkpoint_in_a_model_fn_loads_the_mapped_variables(results):
-  warm = results["init_from_checkpoint"]
+@pytest.mark.parametrize("how", ["init_from_checkpoint", "warm_start"])
+def test_warm_start_loads_the_mapped_variables_only(results, how):
+  warm = results[how]
   source = results["accumulation"]["straight"]
   for name in ("hidden/kernel", "hidden/bias"):
     np.testing.assert_array_equal(warm[name], source[name], err_msg=name)

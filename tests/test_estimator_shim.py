@@ -1,7 +1,7 @@
 """The tensorflow-estimator shim, tf.contrib.{tpu,cluster_resolver,estimator,data}, and their catalog entries.
 
 One subprocess checks what the shim does to a fresh process (applied lazily, never on `import
-tf1clip`; its report; the stand-ins' errors); contrib.data's names are checked in-process against
+tf1clip`; its report; the stand-ins' errors; canned estimators train); contrib.data's names are checked in-process against
 tf.data itself (the same objects, or the same elements as the TF 1.15 definition computed by hand).
 """
 
@@ -39,11 +39,21 @@ SHIM_PROBE = textwrap.dedent("""
     out["adagrad"] = [params.learning_rate, params.initial_accumulator,
                       type(params) in _tpu_estimator_embedding._SUPPORTED_OPTIMIZERS]
     from tensorflow.python.tpu import tpu_embedding
+    import os
+    def multi_worker_run_config():
+      os.environ["TF_CONFIG"] = json.dumps({"cluster": {"worker": ["localhost:1", "localhost:2"]},
+                                            "task": {"type": "worker", "index": 0}})
+      try:
+        return est.RunConfig(train_distribute=tf.distribute.MirroredStrategy(["/cpu:0"]))
+      finally:
+        del os.environ["TF_CONFIG"]
+    one_machine = est.RunConfig(train_distribute=tf.distribute.MirroredStrategy(["/cpu:0"]))
+    out["one_machine"] = [one_machine.train_distribute is not None,
+                          one_machine._distribute_coordinator_mode]
     errors = {}
     for name, call in [
         ("tpu_embedding", lambda: tpu_embedding.TPUEmbedding({}, {}, 8, "training")),
-        ("multi_worker", lambda: est.RunConfig(
-            train_distribute=tf.distribute.MirroredStrategy(["/cpu:0"]))),
+        ("multi_worker", multi_worker_run_config),
         ("tpu_resolver", lambda: tf.contrib.cluster_resolver.TPUClusterResolver("no-such-tpu-x"))]:
       try:
         call()
@@ -54,15 +64,35 @@ SHIM_PROBE = textwrap.dedent("""
     out["contrib_estimator"] = [
         tf.contrib.estimator.stop_if_no_decrease_hook is est.experimental.stop_if_no_decrease_hook,
         tf.contrib.estimator.add_metrics is est.add_metrics]
+    # Canned estimators train and evaluate (a few steps each, numpy_input_fn).
+    import numpy as np, tempfile
+    tf.logging.set_verbosity(tf.logging.ERROR)
+    x = np.random.RandomState(0).randn(64, 3).astype(np.float32)
+    labels = (x.sum(axis=1) > 0).astype(np.int64)
+    column = tf.feature_column.numeric_column("x", shape=[3])
+    canned = {}
+    for name, make, y in [
+        ("DNNClassifier", lambda d: est.DNNClassifier([4], [column], model_dir=d), labels),
+        ("LinearRegressor", lambda d: est.LinearRegressor([column], model_dir=d),
+         x.sum(axis=1, keepdims=True)),
+        ("DNNLinearCombinedClassifier", lambda d: est.DNNLinearCombinedClassifier(
+            model_dir=d, linear_feature_columns=[column], dnn_feature_columns=[column],
+            dnn_hidden_units=[4]), labels)]:
+      model = make(tempfile.mkdtemp())
+      model.train(est.inputs.numpy_input_fn({"x": x}, y, batch_size=16, num_epochs=None,
+                                            shuffle=True), max_steps=5)
+      metrics = model.evaluate(est.inputs.numpy_input_fn({"x": x}, y, batch_size=64, num_epochs=1,
+                                                         shuffle=False))
+      canned[name] = [int(metrics["global_step"]), sorted(metrics), float(metrics["loss"])]
+    out["canned"] = canned
     print("RESULT " + json.dumps(out))
 """)
 
 
 @pytest.fixture(scope="module")
 def probe(tmp_path_factory):
-  env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONPATH=REPO,
-             TF_CONFIG=json.dumps({"cluster": {"worker": ["localhost:1", "localhost:2"]},
-                                   "task": {"type": "worker", "index": 0}}))
+  env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONPATH=REPO)
+  env.pop("TF_CONFIG", None)
   proc = subprocess.run([sys.executable, "-c", SHIM_PROBE], capture_output=True, text=True,
                         env=env, timeout=300, cwd=str(tmp_path_factory.mktemp("cwd")))
   assert proc.returncode == 0, proc.stderr[-3000:]
@@ -91,8 +121,18 @@ def test_stand_ins_fail_with_a_clear_error_not_an_attribute_error(probe):
   assert "use_tpu=False" in message
   kind, message = errors["multi_worker"]  # TF_CONFIG names a 2-worker cluster
   assert kind == "RemovedInternalError" and "Distribute Coordinator" in message
+  assert probe["one_machine"] == [True, None]  # a strategy on one machine needs no coordinator
   kind, message = errors["tpu_resolver"]
   assert kind == "NoTPUReachableError" and message.startswith("no TPU is reachable")
+
+
+def test_canned_estimators_train_and_evaluate(probe):
+  canned = probe["canned"]
+  assert canned["DNNClassifier"][0] == 5 and "accuracy" in canned["DNNClassifier"][1]
+  assert canned["DNNLinearCombinedClassifier"][0] == 5
+  assert "auc" in canned["DNNLinearCombinedClassifier"][1]
+  assert canned["LinearRegressor"][0] == 5 and "average_loss" in canned["LinearRegressor"][1]
+  assert all(np.isfinite(result[2]) for result in canned.values())
 
 
 def test_catalog_lists_every_contrib_name_the_modules_serve():
