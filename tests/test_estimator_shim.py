@@ -1,8 +1,9 @@
 """The tensorflow-estimator shim, tf.contrib.{tpu,cluster_resolver,estimator,data}, and their catalog entries.
 
 One subprocess checks what the shim does to a fresh process (applied lazily, never on `import
-tf1clip`; its report; the stand-ins' errors; canned estimators train); contrib.data's names are checked in-process against
-tf.data itself (the same objects, or the same elements as the TF 1.15 definition computed by hand).
+tf1clip`; its report; the stand-ins' errors; canned estimators train); contrib.data's names are
+checked in-process against tf.data itself (the same objects, or the same elements as the TF 1.15
+definition computed by hand), and `tf1clip check` against the shimmed library.
 """
 
 import json

@@ -31,7 +31,8 @@ def _make_tpu_cluster_resolver():
   class TPUClusterResolver(base):  # pylint: disable=missing-class-docstring
     __doc__ = base.__doc__
 
-    def __init__(self, tpu=None, zone=None, project=None, *args, **kwargs):  # pylint: disable=keyword-arg-before-vararg
+    # pylint: disable-next=keyword-arg-before-vararg
+    def __init__(self, tpu=None, zone=None, project=None, *args, **kwargs):
       try:
         super().__init__(tpu, zone, project, *args, **kwargs)
       except (OSError, ValueError, RuntimeError) as e:  # URLError is an OSError
