@@ -196,3 +196,29 @@ def test_check_resolves_tf_estimator_names_in_the_shimmed_library():
   assert missing.status == check.UNSUPPORTED
   assert missing.note == ("tensorflow-estimator 2.15's v1 API has no "
                           "tf.estimator.BoostedTreesClassifier")
+
+
+def test_forward_features_rejects_bad_keys_where_tf115_did(tmp_path):
+  from tf1clip.contrib import estimator as contrib_estimator  # pylint: disable=g-import-not-at-top
+  from tf1clip.compat import estimator_shim  # pylint: disable=g-import-not-at-top
+  est = estimator_shim.v1_api()
+  v1 = tf.compat.v1
+
+  def model_fn(features, labels, mode):
+    del labels
+    return est.EstimatorSpec(mode, predictions={"y": 2.0 * features["x"]})
+
+  def predict_input_fn():
+    sparse_ids = v1.SparseTensor([[0, 0]], [1], [1, 1])
+    return v1.data.Dataset.from_tensors({"x": [[1.0]], "y": [[0.0]], "id": [[7]], "ids": sparse_ids})
+
+  base = est.Estimator(model_fn, model_dir=str(tmp_path))
+  with pytest.raises(TypeError, match="keys must be a string or a list of strings; got 3"):
+    contrib_estimator.forward_features(base, keys=3)
+  for keys, message in [("nope", "key 'nope' is not a feature"),
+                        ("y", "key 'y' is already a prediction"),
+                        ("ids", "feature 'ids' is a SparseTensor, not a dense Tensor")]:
+    with pytest.raises(ValueError, match=message):
+      next(contrib_estimator.forward_features(base, keys).predict(predict_input_fn))
+  (prediction,) = contrib_estimator.forward_features(base, ["id"]).predict(predict_input_fn)
+  assert (prediction["y"].tolist(), prediction["id"].tolist()) == ([2.0], [7])
