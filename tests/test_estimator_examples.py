@@ -24,7 +24,9 @@ _TF_NOISE = re.compile(
 
 
 def _run(args, cwd):
-  env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONPATH=REPO)
+  # This checkout's tf1clip first, whichever tf1clip the environment has installed.
+  path = os.pathsep.join(filter(None, [REPO, os.environ.get("PYTHONPATH")]))
+  env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONPATH=path)
   env.pop("TF_USE_LEGACY_KERAS", None)  # as in a user's shell: the runner sets it itself
   proc = subprocess.run(args, cwd=cwd, capture_output=True, text=True, env=env, timeout=600)
   stderr = "".join(line for line in proc.stderr.splitlines(True) if not _TF_NOISE.match(line))

@@ -137,7 +137,9 @@ DRIVER = textwrap.dedent("""
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory):
-  env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONPATH=REPO)
+  # This checkout's tf1clip first, whichever tf1clip the environment has installed.
+  path = os.pathsep.join(filter(None, [REPO, os.environ.get("PYTHONPATH")]))
+  env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONPATH=path)
   proc = subprocess.run([sys.executable, "-c", DRIVER], capture_output=True, text=True, env=env,
                         timeout=600, cwd=str(tmp_path_factory.mktemp("cwd")))
   assert proc.returncode == 0, proc.stderr[-4000:]

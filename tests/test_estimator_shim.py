@@ -92,7 +92,9 @@ SHIM_PROBE = textwrap.dedent("""
 
 @pytest.fixture(scope="module")
 def probe(tmp_path_factory):
-  env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONPATH=REPO)
+  # This checkout's tf1clip first, whichever tf1clip the environment has installed.
+  path = os.pathsep.join(filter(None, [REPO, os.environ.get("PYTHONPATH")]))
+  env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONPATH=path)
   env.pop("TF_CONFIG", None)
   proc = subprocess.run([sys.executable, "-c", SHIM_PROBE], capture_output=True, text=True,
                         env=env, timeout=300, cwd=str(tmp_path_factory.mktemp("cwd")))
