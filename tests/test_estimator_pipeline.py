@@ -8,6 +8,8 @@ the stopping point, so both runs see the same batches (a restarted input_fn star
 The same subprocess checks that TPUEstimator(use_tpu=False) and train_and_evaluate train exactly like
 Estimator.train, that tf.train.init_from_checkpoint (in a model_fn) and WarmStartSettings load only the
 mapped variables, and that tf.contrib.estimator.forward_features returns features with predictions.
+With `count_micro_steps=True` a stop falls inside an accumulation window; the input_fn skips what the
+checkpoint's global_step says was consumed, and the resumed run still ends equal.
 One subprocess (Estimator graphs in TF1 mode), all cases in it.
 """
 
@@ -46,7 +48,8 @@ DRIVER = textwrap.dedent("""
         return tf.contrib.estimator.clip_gradients_by_norm(adam, 0.05)
       if case == "skip_non_finite":
         return tf1clip.WrappedOptimizer(adam, skip_non_finite=True)
-      return tf1clip.GradientAccumulationOptimizer(adam, num_micro_batches=2)
+      return tf1clip.GradientAccumulationOptimizer(
+          adam, num_micro_batches=2, count_micro_steps=(case == "accumulation_micro_steps"))
 
     def model_fn(features, labels, mode, params):
       hidden = tf.layers.dense(features["x"], 5, activation=tf.tanh, name="hidden")
@@ -63,11 +66,15 @@ DRIVER = textwrap.dedent("""
         return tf.contrib.tpu.TPUEstimatorSpec(mode, loss=loss, train_op=train_op)
       return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
 
-    def input_fn(case):
+    def input_fn(case, model_dir=None):
       p = p_poison if case == "skip_non_finite" else p_ones
+      start = 0
+      if case == "accumulation_micro_steps" and tf.train.latest_checkpoint(model_dir):
+        # global_step counts micro-batches here: resume the input where the checkpoint stopped.
+        start = int(tf.train.load_checkpoint(model_dir).get_tensor("global_step"))
       # Each element is a batch of 4; the dataset is built in the graph the Estimator calls this in.
       return lambda params=None: tf.data.Dataset.from_tensor_slices(
-          ({"x": x, "p": p, "id": ids}, y)).repeat()
+          ({"x": x, "p": p, "id": ids}, y)).repeat().skip(start)
 
     def checkpoint(model_dir):
       reader = tf.train.load_checkpoint(model_dir)
@@ -87,7 +94,7 @@ DRIVER = textwrap.dedent("""
       return tf.estimator.Estimator(model_fn, config=config, params=params)
 
     def train(case, model_dir, max_steps, **params):
-      estimator(case, model_dir, **params).train(input_fn(case), max_steps=max_steps)
+      estimator(case, model_dir, **params).train(input_fn(case, model_dir), max_steps=max_steps)
       return checkpoint(model_dir)
 
     tf.logging.set_verbosity(tf.logging.ERROR)
@@ -101,6 +108,13 @@ DRIVER = textwrap.dedent("""
       halfway = train(case, resumed_dir, max_steps=2, **params)
       resumed = train(case, resumed_dir, max_steps=4, **params)
       results[case] = {"straight": straight, "halfway": halfway, "resumed": resumed}
+    # count_micro_steps=True: max_steps counts micro-batches, and stopping at 3 of 6 stops mid-window.
+    case = "accumulation_micro_steps"
+    straight = train(case, tempfile.mkdtemp(), max_steps=6)
+    resumed_dir = tempfile.mkdtemp()
+    halfway = train(case, resumed_dir, max_steps=3)
+    resumed = train(case, resumed_dir, max_steps=6)
+    results[case] = {"straight": straight, "halfway": halfway, "resumed": resumed}
 
     # train_and_evaluate drives the same training loop.
     evaluated_dir = tempfile.mkdtemp()
@@ -184,6 +198,18 @@ def test_accumulation_max_steps_counts_applied_updates(results, case):
   assert run["straight"]["beta1_power"] == pytest.approx(0.9 ** 5, rel=1e-6)
   accumulators = [name for name in run["straight"] if "GradientAccumulation" in name]
   assert accumulators, sorted(run["straight"])
+
+
+def test_accumulation_resumes_mid_window_when_max_steps_counts_micro_batches(results):
+  run = results["accumulation_micro_steps"]
+  _assert_same_variables(run["resumed"], run["straight"])
+  assert run["halfway"]["global_step"] == 3 and run["straight"]["global_step"] == 6
+  # 3 micro-batches: one window applied, one micro-batch's gradient waiting in the accumulators.
+  assert run["halfway"]["beta1_power"] == pytest.approx(0.9 ** 2, rel=1e-6)
+  assert run["straight"]["beta1_power"] == pytest.approx(0.9 ** 4, rel=1e-6)
+  accumulators = [name for name in run["halfway"]
+                  if "GradientAccumulation" in name and "kernel" in name]
+  assert accumulators and any(np.any(run["halfway"][name]) for name in accumulators)
 
 
 def test_tpu_estimator_on_cpu_trains_like_the_estimator(results):
