@@ -204,8 +204,9 @@ UNSUPPORTED = {
     "tf.contrib.distributions": "tensorflow-probability (tfp.distributions)",
     "tf.contrib.eager": "TensorFlow 2 runs eagerly by default (tf.function, tf.GradientTape)",
     "tf.contrib.estimator": (
-        "tensorflow-estimator 2.15 no longer has it: the v2 heads are tf.estimator.*Head "
-        "(tensorflow-estimator 2.15's v2 API); replicate_model_fn / TowerOptimizer -> "
+        "tensorflow-estimator 2.15 no longer has it: heads -> tf.estimator.BinaryClassHead, "
+        "MultiClassHead, MultiLabelHead, RegressionHead, PoissonRegressionHead, "
+        "LogisticRegressionHead, MultiHead (provided); replicate_model_fn / TowerOptimizer -> "
         "tf.distribute.MirroredStrategy in RunConfig(train_distribute=...)"),
     "tf.contrib.estimator.RNNClassifier": (
         "tf.compat.v1.keras RNN layers in a model_fn (the library's RNNClassifier has another API)"),
