@@ -18,10 +18,12 @@ $(STAMP): pyproject.toml constraints.txt
 	touch $(STAMP)
 
 # The main job: a 2018-style TF1 script (tf.contrib.rnn, legacy_seq2seq, tf.flags, Saver), unchanged,
-# trains a character-level LSTM, then its companion script restores the checkpoint and samples text.
+# trains a character-level LSTM, then its companion script restores the checkpoint and samples text;
+# then a 2018-style tf.estimator script (model_fn, train_and_evaluate, export) prints its falling loss.
 demo: $(STAMP)
 	$(VENV)/bin/tf1clip run examples/legacy/char_rnn_train.py --save_dir build/char_rnn
 	$(VENV)/bin/tf1clip run examples/legacy/char_rnn_sample.py --save_dir build/char_rnn
+	$(VENV)/bin/tf1clip run examples/legacy/estimator_train.py --model_dir build/estimator
 
 test: $(STAMP)
 	$(PY) -m pytest -n 2 -q tests

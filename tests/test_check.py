@@ -59,12 +59,11 @@ def test_check_sees_tf_keras_namespaces_user_modules_and_flags():
 def test_check_names_unsupported_symbols_with_replacements_and_fails():
   status, report = _check("unsupported_contrib.py")
   assert status == 1
-  line = _line(report, "tf.contrib.tpu.TPUEstimator")
+  line = _line(report, "tf.contrib.tpu.keras_to_tpu_model")
   assert check.UNSUPPORTED in line and "tf.distribute.TPUStrategy" in line
   assert check.UNSUPPORTED in _line(report, "tf.contrib.no_such_module")
   assert check.UNSUPPORTED in _line(report, "tf.contrib.tensor_forest")
   assert "Decision Forests" in _line(report, "tf.contrib.tensor_forest.RandomForestGraphs")
-  assert "removed tf.estimator" in _line(report, "tf.estimator")
   assert "NewCheckpointReader" in _line(report, "tf.pywrap_tensorflow")
   assert report.splitlines()[-1].startswith("6 symbol(s) not supported")
 
@@ -76,7 +75,7 @@ def test_the_check_command_exits_non_zero_when_a_script_uses_something_unsupport
   assert cli.main(["check", supported]) == 0
   assert cli.main(["check", supported, unsupported]) == 1
   assert cli.main(["check", unsupported, os.path.join(FIXTURES, "syntax_error.py")]) == 2
-  assert "tf.contrib.tpu.TPUEstimator" in capsys.readouterr().out
+  assert "tf.contrib.tpu.keras_to_tpu_model" in capsys.readouterr().out
 
 
 def test_check_reports_unreadable_and_unparsable_files_with_status_2():
@@ -121,7 +120,7 @@ def test_check_reports_the_object_not_its_methods_and_looks_names_up_in_tf_compa
 def test_check_agrees_with_the_contrib_catalogue():
   for symbol in catalog.PROVIDED:
     assert _statuses("import tensorflow as tf\n%s\n" % symbol)[symbol] == check.PROVIDED, symbol
-  for symbol in ("tf.contrib.tpu.TPUEstimator", "tf.contrib.layers.real_valued_column",
+  for symbol in ("tf.contrib.tpu.keras_to_tpu_model", "tf.contrib.layers.real_valued_column",
                  "tf.contrib.learn.Experiment", "tf.contrib.learn.datasets.load_dataset"):
     assert _statuses("import tensorflow as tf\n%s\n" % symbol)[symbol] == check.UNSUPPORTED, symbol
 

@@ -46,11 +46,11 @@ def test_rnn_cells_are_the_classes_tf_compat_v1_serves_with_legacy_keras():
 
 def test_unsupported_submodule_names_the_whole_symbol_and_the_replacement():
   with pytest.raises(catalog.ContribNotProvidedError) as err:
-    contrib.tpu.TPUEstimator  # pylint: disable=pointless-statement
+    contrib.tpu.keras_to_tpu_model  # pylint: disable=pointless-statement
   message = str(err.value)
-  assert message.startswith("tf.contrib.tpu.TPUEstimator is not provided by tf1clip")
+  assert message.startswith("tf.contrib.tpu.keras_to_tpu_model is not provided by tf1clip")
   assert "tf.distribute.TPUStrategy" in message
-  assert err.value.symbol == err.value.name == "tf.contrib.tpu.TPUEstimator"
+  assert err.value.symbol == err.value.name == "tf.contrib.tpu.keras_to_tpu_model"
   copy = pickle.loads(pickle.dumps(err.value))
   assert (type(copy), str(copy), copy.symbol) == (type(err.value), message, err.value.symbol)
 
@@ -119,7 +119,7 @@ def test_explain_for_provided_names_says_where_they_come_from():
       "tf_keras.src.layers.rnn.legacy_cells.BasicLSTMCell)")
   assert catalog.is_provided("tf.contrib.rnn")
   assert not catalog.is_provided("tf.contrib.rnn.ConvLSTMCell")
-  assert not catalog.is_provided("tf.contrib.tpu")
+  assert not catalog.is_provided("tf.contrib.tensor_forest")
 
 
 def test_the_tables_are_consistent():

@@ -118,26 +118,24 @@ def test_unsupported_contrib_symbol_stops_the_script_with_its_name_and_replaceme
   status, out, err = tf1clip_run("unsupported_contrib.py")
   assert status == 1
   lines = out.splitlines()
-  assert lines[0] == ("IMPORT_ERROR tf.contrib.tpu.TPUEstimator is not provided by tf1clip; "
-                      "use instead: tf.distribute.TPUStrategy (TPUEstimator went with tf.estimator, "
-                      "removed in TensorFlow 2.16)")
+  assert lines[0] == ("IMPORT_ERROR tf.contrib.tpu.keras_to_tpu_model is not provided by tf1clip; "
+                      "use instead: tf.distribute.TPUStrategy with Keras")
   assert lines[1].startswith("IMPORT_ERROR tf.contrib.no_such_module is not provided by tf1clip")
   assert lines[2].startswith("IMPORT_ERROR tf.contrib.tensor_forest.RandomForestGraphs is not provided")
-  assert lines[3].startswith("ATTRIBUTE_ERROR tf.estimator is not provided by tf1clip")
+  assert lines[3].startswith("ATTRIBUTE_ERROR tf.pywrap_tensorflow is not provided by tf1clip")
   assert lines[4].startswith(
       "IMPORT_ERROR tf.pywrap_tensorflow is not provided by tf1clip (TensorFlow 2.21 has no such "
       "name): use tf.train.NewCheckpointReader(path)")
   assert lines[5:] == ["building the model"]  # and nothing after the failing line
   script = os.path.join(FIXTURES, "unsupported_contrib.py")
   with open(script) as f:
-    failing_line = 1 + [l.startswith("estimator = ") for l in f].index(True)
+    failing_line = 1 + [l.startswith("model = ") for l in f].index(True)
   traceback_lines = err[err.index("Traceback"):].splitlines()
   frames = [l for l in traceback_lines if l.startswith("  File ")]
   assert frames == ['  File "%s", line %d, in <module>' % (script, failing_line)]
   assert traceback_lines[-1].endswith(
-      "ContribNotProvidedError: tf.contrib.tpu.TPUEstimator is not provided by tf1clip; "
-      "use instead: tf.distribute.TPUStrategy (TPUEstimator went with tf.estimator, removed in "
-      "TensorFlow 2.16)")
+      "ContribNotProvidedError: tf.contrib.tpu.keras_to_tpu_model is not provided by tf1clip; "
+      "use instead: tf.distribute.TPUStrategy with Keras")
 
 
 def test_old_tf_test_main_file_runs_its_test_cases():

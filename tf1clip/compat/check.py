@@ -166,15 +166,20 @@ class _Resolver:
         reported, rest = parts[:1 + len(key_parts)], rest[len(key_parts):]
         break
     else:
-      for key, module_name in surface.TF1CLIP_MODULES.items():
-        key_parts = key.split(".")
-        if rest[:len(key_parts)] == key_parts or key_parts[:len(rest)] == rest:
-          return (".".join(parts[:1 + len(key_parts)] if len(rest) >= len(key_parts) else parts),
-                  PROVIDED, "tf1clip's port (%s)" % module_name)
+      if rest and rest[0] in surface.LIBRARY_NAMESPACES:
+        maker, via_library = surface.LIBRARY_NAMESPACES[rest[0]]
+        module_name, _, function = maker.partition(":")
+        obj = getattr(importlib.import_module(module_name), function)()
+        reported, rest = parts[:2], rest[1:]
+        return self._walk(obj, reported, rest, None, via_library)
       if rest[:2] == ["compat", "v2"]:
         obj, reported, rest = self._tf.compat.v2, parts[:3], rest[2:]
       else:
         obj, reported = self._tf.compat.v1, parts[:1]
+    return self._walk(obj, reported, rest, via_keras, None)
+
+  def _walk(self, obj, reported, rest, via_keras, via_library):
+    """Follows `rest` from `obj` (reached as `reported`); returns (symbol, status, note)."""
     for i, part in enumerate(rest):
       if not isinstance(obj, types.ModuleType) or (part.startswith("__") and len(reported) > 1):
         break  # report the object the script uses, not its methods (`array_ops.__name__` uses array_ops)
@@ -184,9 +189,13 @@ class _Resolver:
         missing = ".".join(reported + [part])
         below_tf = ".".join(missing.split(".")[1:])
         suggestion = surface.removed_suggestion(below_tf) if i == 0 and not via_keras else None
+        if via_library:
+          suggestion = "%s has no %s" % (via_library.split(",")[0], missing)
         note = suggestion or ("TensorFlow %s has no %s" % (self._tf.__version__, missing))
         return missing, UNSUPPORTED, note
       reported.append(part)
+    if via_library:
+      return ".".join(reported), PROVIDED, "from " + via_library
     if via_keras:
       return ".".join(reported), PROVIDED, "TF1 version from tf-keras (%s)" % via_keras
     return ".".join(reported), RUNS, ""
@@ -215,9 +224,6 @@ def _resolve_contrib(parts):
   if len(parts) > 3 and parts[3].startswith("__"):
     parts = parts[:3]  # `rnn.__name__` is a use of the module
   reported = ".".join(parts[:4])  # the module or object; deeper parts are its attributes
-  if len(parts) > 4 and any(name.startswith(reported + ".") for name in catalog.PROVIDED):
-    # a provided sub-package or a module one level down (learn.preprocessing.X, bijectors.Exp)
-    reported = ".".join(parts[:5])
   if catalog.is_provided(reported):
     return reported, PROVIDED, "from " + catalog.PROVIDED.get(reported, "tf1clip.contrib." + parts[2])
   note = catalog.explain(reported)

@@ -13,6 +13,7 @@ module's globals to `__import__`, so the hook knows who is asking without inspec
   stays the real one and no library can see a `tensorflow.contrib`.
 - The first `import tf_slim` from anyone applies the "tf_slim" shim first (`compat.shims`), so tf-slim
   finds the TensorFlow internals it reads where its shim put them back.
+  Likewise the first `import tensorflow_estimator` applies the "tensorflow_estimator" shim.
 
 Limits: `importlib.import_module("tensorflow")` does not go through `__import__` and so returns the real
 TensorFlow even in legacy code; code in the script's directory that was vendored from a library (not
@@ -103,6 +104,10 @@ class LegacyImporter:
     if level == 0 and (name == "tf_slim" or name.startswith("tf_slim.")) and "tf_slim" not in sys.modules:
       # tf-slim reads TF internals that moved; its shim must be in place before its first use.
       importlib.import_module("tf1clip.compat.shims").apply("tf_slim")
+    if (level == 0 and (name == "tensorflow_estimator" or name.startswith("tensorflow_estimator."))
+        and "tensorflow_estimator" not in sys.modules):
+      # tensorflow-estimator 2.15 imports on TF 2.21 only with its shim (compat.estimator_shim).
+      importlib.import_module("tf1clip.compat.estimator_shim").apply()
     return self._original_import(name, globals, locals, fromlist, level)
 
   def legacy_import(self, name, fromlist=()):

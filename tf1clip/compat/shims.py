@@ -53,6 +53,7 @@ class ShimReport:
 SHIMS = {
     "tf_slim": "tf1clip.contrib.slim_shim:PATCHES",
     "graph_editor": "tf1clip.compat.graph_editor_shim:PATCHES",
+    "tensorflow_estimator": "tf1clip.compat.estimator_shim:PATCHES",
 }
 
 _REPORTS = {}

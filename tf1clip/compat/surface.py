@@ -6,6 +6,7 @@ A TF1 script's `tf.<name>` resolves, in this order, to:
      `tf.nn.rnn_cell`          -> tf-keras' v1 API, taken from tf_keras directly so they work whichever
                                   Keras TensorFlow itself picked when it was imported
   3. `tf.compat.v1`            -> the TF1 API itself; `tf.compat.v2` -> the real TF2 API
+     `tf.estimator`            -> tensorflow-estimator 2.15's v1 API, shimmed (LIBRARY_NAMESPACES)
   4. anything else             -> `tf.compat.v1.<name>` of the installed TensorFlow (flags, app, logging,
                                   gfile, train, summary, test, ... are all still there)
   4b. `tf.examples.tutorials.mnist.input_data` -> tf1clip's own module (TF1CLIP_MODULES)
@@ -25,12 +26,15 @@ TF_KERAS_MODULES = {
     "nn.rnn_cell": "tf_keras.api._v1.keras.__internal__.legacy.rnn_cell",
 }
 
+# TF1 namespaces served by a last-released library made to import by a shim (compat.shims):
+# name below `tf.` -> ("module:function" returning the namespace, where it comes from).
+LIBRARY_NAMESPACES = {
+    "estimator": ("tf1clip.compat.estimator_shim:v1_api",
+                  "tensorflow-estimator 2.15's v1 API, through tf1clip's shim (compat.estimator_shim)"),
+}
+
 # TF1 names that neither TensorFlow 2.21 nor tf1clip provide, with what to use instead.
 REMOVED = {
-    "estimator": (
-        "TensorFlow 2.16 removed tf.estimator; write the training loop with tf.Session / "
-        "tf.train.MonitoredTrainingSession (or Keras). tf.contrib.estimator.clip_gradients_by_norm "
-        "is provided as tf1clip.clip_gradients_by_norm"),
     "pywrap_tensorflow": (
         "use tf.train.NewCheckpointReader(path) (or tf.train.load_checkpoint / "
         "tf.train.list_variables) to read checkpoints"),
@@ -58,11 +62,11 @@ def not_provided_message(symbol, suggestion=None):
   """The one sentence every unsupported TF1 symbol gets.
 
   Args:
-    symbol: the dotted name as the script wrote it, e.g. "tf.estimator.Estimator".
+    symbol: the dotted name as the script wrote it, e.g. "tf.examples.tutorials".
     suggestion: what to use instead, or None when there is no replacement.
 
   Returns:
-    A message such as "tf.estimator is not provided by tf1clip (TensorFlow 2.21 has no such name): ...".
+    A message such as "tf.examples is not provided by tf1clip (TensorFlow 2.21 has no such name): ...".
   """
   message = "%s is not provided by tf1clip (TensorFlow 2.21 has no such name)" % symbol
   if suggestion:
@@ -71,5 +75,5 @@ def not_provided_message(symbol, suggestion=None):
 
 
 def removed_suggestion(dotted):
-  """The replacement REMOVED lists for a dotted TF1 name below `tf.` (e.g. "estimator.Estimator"), or None."""
+  """The replacement REMOVED lists for a dotted TF1 name below `tf.` (e.g. "examples.tutorials"), or None."""
   return REMOVED.get(dotted.split(".", 1)[0])

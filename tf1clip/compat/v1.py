@@ -5,6 +5,8 @@ flow and variables), the way a TF 1.x process started. Every `tf.<name>` then re
 describes: `tf.contrib` is tf1clip.contrib, `tf.keras` / `tf.layers` / `tf.nn.rnn_cell` come from tf-keras,
 `tf.compat.v1` is this module again, and everything else is `tf.compat.v1.<name>` of TensorFlow 2.21
 (including `tf.flags`, `tf.app.run`, `tf.logging`, `tf.gfile`, `tf.train`, `tf.summary`, `tf.test`).
+`tf.estimator` is tensorflow-estimator 2.15's v1 API, imported (after compat.estimator_shim is applied)
+the first time a script touches it.
 
 `tf1clip run` hands this same module to a script's `import tensorflow` (see compat.importer).
 
@@ -93,9 +95,16 @@ def _served_namespace(top):
   return root
 
 
+def _library_namespace(name):
+  # E.g. tensorflow-estimator 2.15 imports on TF 2.21 only once its shim put back what it reads.
+  module_name, _, function = _surface.LIBRARY_NAMESPACES[name][0].partition(":")
+  return lambda: getattr(_importlib.import_module(module_name), function)()
+
+
 # Top-level TF1 names this module resolves itself; each maker runs once, on first use.
 _REPLACEMENTS = {
     "contrib": _contrib,
+    **{name: _library_namespace(name) for name in _surface.LIBRARY_NAMESPACES},
     "keras": _import(_surface.TF_KERAS_MODULES["keras"]),
     "layers": _import(_surface.TF_KERAS_MODULES["layers"]),
     "nn": lambda: _Namespace(__name__ + ".nn", _V1.nn, {

@@ -5,7 +5,12 @@ The TF1 facade serves this package as `tf.contrib` and the runner as `tensorflow
 
 Provided (behaving as in TF 1.15; see `PROVIDED` for every name and where it comes from; names
 that still exist elsewhere are served as those objects, through `catalog.SERVED`):
-  estimator       clip_gradients_by_norm (tf1clip.optimizer)
+  estimator       clip_gradients_by_norm (tf1clip.optimizer), forward_features, and add_metrics,
+                  the early-stopping hooks, ... from tensorflow-estimator 2.15 (compat.estimator_shim)
+  tpu             TPUEstimator, TPUEstimatorSpec, RunConfig, TPUConfig, InputPipelineConfig
+                  (tensorflow-estimator 2.15) and tf.compat.v1.tpu's ops
+  cluster_resolver  tf.distribute.cluster_resolver (TPUClusterResolver with a clear no-TPU error)
+  data            tf.compat.v1.data.experimental's functions, and TF 1.15's four deprecated wrappers
   layers          optimize_loss, adaptive_clipping_fn, OPTIMIZER_CLS_NAMES (tf1clip.training_op),
                   initializers, regularizers, fully_connected, layer_norm, flatten, embed_sequence;
                   conv2d, batch_norm, max_pool2d, dropout, repeat, stack, summarize_*, ... (tf-slim)
@@ -30,8 +35,8 @@ that still exist elsewhere are served as those objects, through `catalog.SERVED`
   slim            the whole tf-slim 1.1.0 package, run on TensorFlow 2.21 by tf1clip.contrib.slim's shim
 
 Everything else fails where the script first uses it, with a `ContribNotProvidedError` (an
-ImportError) naming the dotted symbol and what to use instead; `tf.contrib.tpu` and the other
-TF 1.15 submodules are stand-in modules so the message can name `tf.contrib.tpu.TPUEstimator`.
+ImportError) naming the dotted symbol and what to use instead; `tf.contrib.crf` and the other
+TF 1.15 submodules are stand-in modules so the message can name `tf.contrib.crf.crf_log_likelihood`.
 Submodules are imported on first access, so `import tf1clip.contrib` does not load tf-keras' cells.
 """
 

@@ -41,12 +41,62 @@ _CELLS = "tf_keras.src.layers.rnn.legacy_cells"
 _WRAPPERS = "tf_keras.src.layers.rnn.legacy_cell_wrappers"
 _PORT = "tf1clip's port of TF 1.15 contrib"
 _SLIM = "tf-slim 1.1.0, through tf1clip.contrib.slim's shim: tf_slim"
+_ESTIMATOR = "tensorflow-estimator 2.15, through tf1clip's shim (compat.estimator_shim): "
 
 # Dotted name -> where the object comes from. Submodules listed here are importable as
 # tf1clip.contrib.<name> (and, through the runner, as tensorflow.contrib.<name>).
 PROVIDED = {
     # contrib.estimator
     "tf.contrib.estimator.clip_gradients_by_norm": "tf1clip.optimizer.clip_gradients_by_norm",
+    "tf.contrib.estimator.forward_features": _PORT + " (tensorflow-estimator 2.15 dropped it)",
+    **{"tf.contrib.estimator." + name: _ESTIMATOR + where for name, where in (
+        ("add_metrics", "tf.estimator.add_metrics"),
+        ("make_early_stopping_hook", "tf.estimator.experimental.make_early_stopping_hook"),
+        ("stop_if_higher_hook", "tf.estimator.experimental.stop_if_higher_hook"),
+        ("stop_if_lower_hook", "tf.estimator.experimental.stop_if_lower_hook"),
+        ("stop_if_no_increase_hook", "tf.estimator.experimental.stop_if_no_increase_hook"),
+        ("stop_if_no_decrease_hook", "tf.estimator.experimental.stop_if_no_decrease_hook"),
+        ("read_eval_metrics", "early_stopping.read_eval_metrics"),
+        ("InMemoryEvaluatorHook", "tf.estimator.experimental.InMemoryEvaluatorHook"),
+        ("make_stop_at_checkpoint_step_hook",
+         "tf.estimator.experimental.make_stop_at_checkpoint_step_hook"),
+        ("build_raw_supervised_input_receiver_fn",
+         "tf.estimator.experimental.build_raw_supervised_input_receiver_fn"),
+        ("build_supervised_input_receiver_fn_from_input_fn",
+         "export.build_supervised_input_receiver_fn_from_input_fn"),
+        ("call_logit_fn", "tf.estimator.experimental.call_logit_fn"),
+        ("dnn_logit_fn_builder", "tf.estimator.experimental.dnn_logit_fn_builder"),
+        ("linear_logit_fn_builder", "tf.estimator.experimental.linear_logit_fn_builder"),
+        ("SavedModelEstimator", "canned.saved_model_estimator.SavedModelEstimator"))},
+    # contrib.tpu
+    **{"tf.contrib.tpu." + name: _ESTIMATOR + "tf.compat.v1.estimator.tpu." + name for name in (
+        "TPUEstimator", "TPUEstimatorSpec", "RunConfig", "TPUConfig", "InputPipelineConfig",
+        "experimental")},
+    **{"tf.contrib.tpu." + name: "tf.compat.v1.tpu." + name for name in (
+        "CrossShardOptimizer", "rewrite", "shard", "replicate", "batch_parallel", "bfloat16_scope",
+        "outside_compilation", "initialize_system", "shutdown_system", "cross_replica_sum", "core")},
+    # contrib.cluster_resolver
+    "tf.contrib.cluster_resolver.TPUClusterResolver": (
+        "tf.distribute.cluster_resolver.TPUClusterResolver (a subclass whose error says when no TPU "
+        "is reachable)"),
+    **{"tf.contrib.cluster_resolver." + name: "tf.distribute.cluster_resolver." + name for name in (
+        "ClusterResolver", "SimpleClusterResolver", "UnionResolver", "TFConfigClusterResolver",
+        "GCEClusterResolver", "KubernetesClusterResolver", "SlurmClusterResolver")},
+    "tf.contrib.cluster_resolver.UnionClusterResolver": "tf.distribute.cluster_resolver.UnionResolver",
+    # contrib.data
+    **{"tf.contrib.data." + name: "tf.compat.v1.data.experimental." + name for name in """
+        AUTOTUNE Counter CsvDataset Optional RandomDataset Reducer SqlDataset TFRecordWriter
+        bucket_by_sequence_length choose_from_datasets copy_to_device dense_to_sparse_batch
+        enumerate_dataset get_next_as_optional get_single_element group_by_reducer group_by_window
+        ignore_errors make_batched_features_dataset make_csv_dataset make_saveable_from_iterator
+        map_and_batch parallel_interleave parse_example_dataset prefetch_to_device rejection_resample
+        sample_from_datasets scan shuffle_and_repeat unbatch unique""".split()},
+    "tf.contrib.data.batch_and_drop_remainder": _PORT + ": Dataset.batch(n, drop_remainder=True)",
+    "tf.contrib.data.padded_batch_and_drop_remainder": (
+        _PORT + ": Dataset.padded_batch(..., drop_remainder=True)"),
+    "tf.contrib.data.sloppy_interleave": (
+        _PORT + ": tf.data.experimental.parallel_interleave(..., sloppy=True)"),
+    "tf.contrib.data.sliding_window_batch": _PORT + ": Dataset.window(...).flat_map(batch)",
     # contrib.layers
     "tf.contrib.layers.optimize_loss": "tf1clip.training_op.optimize_loss",
     "tf.contrib.layers.adaptive_clipping_fn": "tf1clip.training_op.adaptive_clipping_fn",
@@ -334,8 +384,8 @@ WHOLE_PACKAGES = {"slim": _SLIM}
 
 PROVIDED_SUBMODULES = frozenset(name.split(".")[2] for name in PROVIDED)
 
-_NO_ESTIMATOR = ("TensorFlow 2.16 removed tf.estimator (and tf.contrib.learn went with TF 2.0): "
-                 "write the loop with tf.Session / tf.train.MonitoredTrainingSession, or port to Keras")
+_NO_LEARN = ("tf.contrib.learn went with TF 2.0: use tf.estimator (provided by tf1clip via "
+             "tensorflow-estimator 2.15) or tf.Session / tf.train.MonitoredTrainingSession")
 _ADDONS = "tensorflow-addons (archived in 2024, no release for TensorFlow 2.16+)"
 _SEQ2SEQ_V2 = ("the TF1 graph-mode class %s (provided; TF 1.15's Keras-layer V2 variants are not "
                "ported)")
@@ -356,6 +406,16 @@ UNSUPPORTED = {
     "tf.contrib.compiler": "tf.function(jit_compile=True)",
     "tf.contrib.data": ("tf.data (most functions moved to tf.data.Dataset methods or "
                         "tf.data.experimental)"),
+    "tf.contrib.data.CheckpointInputPipelineHook": (
+        "tf.train.Checkpoint of the iterator (TF 2.21 removed the estimator hook)"),
+    "tf.contrib.data.LMDBDataset": "no maintained replacement (TF 2.21 removed the LMDB reader)",
+    "tf.contrib.data.read_batch_features": "tf.contrib.data.make_batched_features_dataset (provided)",
+    "tf.contrib.data.reduce_dataset": "Dataset.reduce(initial_state, reduce_func)",
+    "tf.contrib.data.assert_element_shape": "Dataset.map with tf.ensure_shape",
+    "tf.contrib.data.latency_stats": "the tf.data service / TensorBoard profiler (stats ops were removed)",
+    "tf.contrib.data.set_stats_aggregator": (
+        "the tf.data service / TensorBoard profiler (stats ops were removed)"),
+    "tf.contrib.data.StatsAggregator": "the TensorBoard profiler (stats ops were removed)",
     "tf.contrib.decision_trees": "TensorFlow Decision Forests (tensorflow-decision-forests)",
     "tf.contrib.distribute": "tf.distribute",
     "tf.contrib.distributions": (
@@ -371,7 +431,19 @@ UNSUPPORTED = {
     "tf.contrib.distributions.bijectors.AffineScalar": (
         "tfp.bijectors.Shift(shift)(tfp.bijectors.Scale(scale))"),
     "tf.contrib.eager": "TensorFlow 2 runs eagerly by default (tf.function, tf.GradientTape)",
-    "tf.contrib.estimator": _NO_ESTIMATOR,
+    "tf.contrib.estimator": (
+        "tensorflow-estimator 2.15 no longer has it: heads -> tf.estimator.BinaryClassHead, "
+        "MultiClassHead, MultiLabelHead, RegressionHead, PoissonRegressionHead, "
+        "LogisticRegressionHead, MultiHead (provided); replicate_model_fn / TowerOptimizer -> "
+        "tf.distribute.MirroredStrategy in RunConfig(train_distribute=...)"),
+    "tf.contrib.estimator.RNNClassifier": (
+        "tf.compat.v1.keras RNN layers in a model_fn (the library's RNNClassifier has another API)"),
+    "tf.contrib.estimator.RNNEstimator": (
+        "tf.compat.v1.keras RNN layers in a model_fn (the library's RNNEstimator has another API)"),
+    "tf.contrib.estimator.export_saved_model_for_mode": (
+        "tf.estimator.Estimator.experimental_export_all_saved_models"),
+    "tf.contrib.estimator.export_all_saved_models": (
+        "tf.estimator.Estimator.experimental_export_all_saved_models"),
     "tf.contrib.factorization": "no maintained replacement (tf.compat.v1 has none either)",
     "tf.contrib.feature_column": "tf.compat.v1.feature_column, or Keras preprocessing layers",
     "tf.contrib.framework": "tf.compat.v1.train / tf.compat.v1 variable functions",
@@ -459,9 +531,10 @@ UNSUPPORTED = {
     "tf.contrib.tensor_forest": "TensorFlow Decision Forests (tensorflow-decision-forests)",
     "tf.contrib.text": "tensorflow-text",
     "tf.contrib.timeseries": "tensorflow-probability (tfp.sts)",
-    "tf.contrib.tpu": ("tf.distribute.TPUStrategy (TPUEstimator went with tf.estimator, removed in "
-                       "TensorFlow 2.16)"),
-    "tf.contrib.training": "tf.data for input pipelines, tf.compat.v1.train for the loop",
+    "tf.contrib.tpu": ("tf.distribute.TPUStrategy (tf1clip provides TPUEstimator and its "
+                       "configuration, and the ops still in tf.compat.v1.tpu)"),
+    "tf.contrib.tpu.keras_to_tpu_model": "tf.distribute.TPUStrategy with Keras",
+    "tf.contrib.tpu.TPUDistributionStrategy": "tf.distribute.TPUStrategy",
     "tf.contrib.training.stratified_sample": (
         "tf.data.experimental.rejection_resample (a tf.data transformation; TF 1.15's version was "
         "built on queue runners)"),

@@ -1,0 +1,125 @@
+"""`tf.contrib.data`: the input-pipeline names of TF 1.15, mapped to their exact TF 2.21 equivalents.
+
+Place in the data flow (DESIGN.md): tf.compat.v1.data.experimental <- **contrib.data** <- compat <- cli.
+
+TF 1.15's `tf.contrib.data` was a deprecated alias module: most names were already the functions of
+`tf.data.experimental`, which TensorFlow 2.21 still has. Those are served as the very same objects
+(`tf.compat.v1.data.experimental.<name>`: map_and_batch, parallel_interleave, shuffle_and_repeat,
+bucket_by_sequence_length, prefetch_to_device, ...; see SAME_AS_TF). Four were thin deprecated wrappers
+that TF 2.21 dropped; they are written here with TF 1.15's semantics on top of `tf.data`:
+`batch_and_drop_remainder`, `padded_batch_and_drop_remainder`, `sloppy_interleave` and
+`sliding_window_batch`. Everything else raises ContribNotProvidedError naming what to use instead.
+"""
+
+import importlib
+
+from tf1clip.contrib import catalog
+
+SAME_AS_TF = (
+    "AUTOTUNE", "Counter", "CsvDataset", "Optional", "RandomDataset", "Reducer", "SqlDataset",
+    "TFRecordWriter", "bucket_by_sequence_length", "choose_from_datasets", "copy_to_device",
+    "dense_to_sparse_batch", "enumerate_dataset", "get_next_as_optional", "get_single_element",
+    "group_by_reducer", "group_by_window", "ignore_errors", "make_batched_features_dataset",
+    "make_csv_dataset", "make_saveable_from_iterator", "map_and_batch", "parallel_interleave",
+    "parse_example_dataset", "prefetch_to_device", "rejection_resample", "sample_from_datasets",
+    "scan", "shuffle_and_repeat", "unbatch", "unique")
+
+
+def _tf():
+  return importlib.import_module("tensorflow").compat.v1
+
+
+def batch_and_drop_remainder(batch_size):
+  """A transformation that batches and drops the last, smaller batch (TF 1.15's deprecated wrapper).
+
+  Args:
+    batch_size: a tf.int64 scalar: the number of consecutive elements in a batch.
+
+  Returns:
+    A function `Dataset -> Dataset` for `dataset.apply(...)`: `dataset.batch(batch_size,
+    drop_remainder=True)`, whose batch dimension is static.
+  """
+  return lambda dataset: dataset.batch(batch_size, drop_remainder=True)
+
+
+def padded_batch_and_drop_remainder(batch_size, padded_shapes, padding_values=None):
+  """A transformation that padded-batches and drops the last, smaller batch (TF 1.15's wrapper).
+
+  Args:
+    batch_size: a tf.int64 scalar.
+    padded_shapes: the shape each component is padded to (as for `Dataset.padded_batch`).
+    padding_values: optional padding value per component.
+
+  Returns:
+    A function `Dataset -> Dataset`: `dataset.padded_batch(batch_size, padded_shapes,
+    padding_values, drop_remainder=True)`.
+  """
+  return lambda dataset: dataset.padded_batch(batch_size, padded_shapes, padding_values,
+                                              drop_remainder=True)
+
+
+def sloppy_interleave(map_func, cycle_length, block_length=1):
+  """Parallel interleave that may return elements out of order (TF 1.15's deprecated wrapper).
+
+  Args:
+    map_func: element -> Dataset.
+    cycle_length: how many input elements are interleaved at once.
+    block_length: consecutive elements taken from each before moving to the next.
+
+  Returns:
+    A function `Dataset -> Dataset`: `tf.data.experimental.parallel_interleave(map_func,
+    cycle_length, block_length, sloppy=True)`.
+  """
+  return _tf().data.experimental.parallel_interleave(map_func, cycle_length=cycle_length,
+                                                     block_length=block_length, sloppy=True)
+
+
+def sliding_window_batch(window_size, stride=None, window_shift=None, window_stride=1):
+  """Batches windows of consecutive elements that slide along the input (TF 1.15's contrib op).
+
+  Element i of the result stacks input elements `i*window_shift + j*window_stride` for
+  j = 0..window_size-1; windows that would run past the end are dropped.
+
+  Args:
+    window_size: a tf.int64 scalar: elements per window.
+    stride: deprecated spelling of `window_shift`.
+    window_shift: how far the window moves between results (default 1).
+    window_stride: the step between the elements of one window (default 1).
+
+  Returns:
+    A function `Dataset -> Dataset`.
+
+  Raises:
+    ValueError: both `stride` and `window_shift` are given.
+  """
+  if stride is not None and window_shift is not None:
+    raise ValueError("sliding_window_batch: give `window_shift` or its old name `stride`, not both "
+                     "(got stride=%r, window_shift=%r)" % (stride, window_shift))
+  shift = window_shift if window_shift is not None else (stride if stride is not None else 1)
+  tf = _tf()
+
+  def batch_window(*window):
+    structure = window[0] if len(window) == 1 else window
+    return tf.data.Dataset.zip(tf.nest.map_structure(
+        lambda component: component.batch(window_size, drop_remainder=True), structure))
+
+  def apply_fn(dataset):
+    return dataset.window(window_size, shift=shift, stride=window_stride,
+                          drop_remainder=True).flat_map(batch_window)
+
+  return apply_fn
+
+
+_hook = catalog.missing_attribute_hook("tf.contrib.data")
+
+
+def __getattr__(name):  # pylint: disable=invalid-name
+  if name in SAME_AS_TF:
+    value = getattr(_tf().data.experimental, name)
+    globals()[name] = value
+    return value
+  return _hook(name)
+
+
+def __dir__():  # pylint: disable=invalid-name
+  return sorted(set(globals()) | set(SAME_AS_TF))

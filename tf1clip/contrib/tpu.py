@@ -1,0 +1,45 @@
+"""`tf.contrib.tpu`: TPUEstimator and its configuration from tensorflow-estimator 2.15, TPU ops from TF 2.21.
+
+Place in the data flow (DESIGN.md): tensorflow_estimator (through compat.estimator_shim) and
+tf.compat.v1.tpu <- **contrib.tpu** <- compat <- cli.
+
+Research code of 2018-2019 wrapped its model in `tf.contrib.tpu.TPUEstimator(use_tpu=False, ...)` so
+the same script trained on CPU/GPU. These names are the same objects TF 2.15 served as
+`tf.compat.v1.estimator.tpu.*` (TPUEstimator, TPUEstimatorSpec, RunConfig, TPUConfig,
+InputPipelineConfig, and `experimental.EmbeddingConfigSpec`) and TF 2.21's `tf.compat.v1.tpu.*`
+(CrossShardOptimizer, rewrite, shard, replicate, batch_parallel, bfloat16_scope, outside_compilation,
+initialize_system, shutdown_system, cross_replica_sum). With `use_tpu=False` everything runs on
+CPU/GPU; `use_tpu=True` without a TPU stops with the library's own error ("Cannot find any TPU
+cores in the system"). The rest (keras_to_tpu_model, TPUDistributionStrategy, ...) raises
+ContribNotProvidedError naming what to use instead.
+"""
+
+import importlib
+
+from tf1clip.contrib import catalog
+
+# Names of TF 1.15's tf.contrib.tpu served by tensorflow-estimator's v1 `tf.estimator.tpu`.
+FROM_ESTIMATOR = ("TPUEstimator", "TPUEstimatorSpec", "RunConfig", "TPUConfig",
+                  "InputPipelineConfig", "experimental")
+# Names of TF 1.15's tf.contrib.tpu that TF 2.21 still has in tf.compat.v1.tpu.
+FROM_TF = ("CrossShardOptimizer", "rewrite", "shard", "replicate", "batch_parallel",
+           "bfloat16_scope", "outside_compilation", "initialize_system", "shutdown_system",
+           "cross_replica_sum", "core")
+
+_hook = catalog.missing_attribute_hook("tf.contrib.tpu")
+
+
+def __getattr__(name):  # pylint: disable=invalid-name
+  if name in FROM_ESTIMATOR:
+    from tf1clip.compat import estimator_shim  # pylint: disable=import-outside-toplevel
+    value = getattr(estimator_shim.v1_api().tpu, name)
+  elif name in FROM_TF:
+    value = getattr(importlib.import_module("tensorflow").compat.v1.tpu, name)
+  else:
+    return _hook(name)
+  globals()[name] = value
+  return value
+
+
+def __dir__():  # pylint: disable=invalid-name
+  return sorted(set(globals()) | set(FROM_ESTIMATOR) | set(FROM_TF))
