@@ -27,8 +27,15 @@ def _build_parser():
                    help="arguments passed to the script as sys.argv[1:]")
 
   check = sub.add_parser(
-      "check", help="report which TF1/contrib symbols a script uses will run")
-  check.add_argument("scripts", nargs="+", help="Python files to read (not run)")
+      "check", help="read a project (files, directories, their local imports) and report what will run",
+      description="Reads (never runs) Python files and directories and reports, per use site, what "
+      "`tf1clip run` will do. Exit status: 0 everything runs, 1 something will not run, 2 usage error "
+      "or a file that cannot be read or parsed. See docs/check.md.")
+  check.add_argument("scripts", nargs="+", metavar="PATH", help="Python files and directories to read")
+  check.add_argument("--all", action="store_true", dest="show_all",
+                     help="list every symbol, not only the rows that need attention")
+  check.add_argument("--format", choices=("text", "json"), default="text",
+                     help="text (default) or json (schema tf1clip.check/1, see docs/check.md)")
 
   # `parity` owns its options (see `tf1clip parity --help`); main() hands them over untouched.
   sub.add_parser(
@@ -56,8 +63,8 @@ def main(argv=None):
     from tf1clip.compat import runner
     return runner.run_script(args.script, args.script_args)
   if args.command == "check":
-    from tf1clip.compat import check
-    return check.main(args.scripts)
+    from tf1clip.compat import check_project
+    return check_project.main(args.scripts, show_all=args.show_all, output_format=args.format)
   parser.error("unknown command %r" % args.command)
   return 2
 
