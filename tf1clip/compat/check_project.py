@@ -122,6 +122,12 @@ def resolve_local_imports(path, parsed, search_dirs):
       if target is None and imp.module and "." in imp.module:
         continue
       targets = [target] if target else []
+      if target and imp.module and "." in imp.module:  # `import a.b` runs a/__init__.py first
+        parts = imp.module.split(".")
+        for end in range(1, len(parts)):
+          init = _module_file(base, ".".join(parts[:end]))
+          if init and init.endswith("__init__.py"):
+            targets.insert(end - 1, init)
       for name in imp.names:  # `from pkg import submodule`
         sub = _module_file(base, ".".join(p for p in (imp.module, name) if p))
         if sub:
