@@ -28,6 +28,7 @@ SMOKE_FLAGS = {
     # The model is big_batch_mlp.MEMORY_BOUND (no size flags); a batch of 8 keeps it quick. One
     # variant per code path (the optimizer and the fused loop), because each variant's memory is
     # measured in a further subprocess.
+    "check_speed": ["--files", "10", "--repeats", "1"],
     "accumulation": [
         "--batch_size", "8", "--num_micro_batches", "2", "--variants", "iv,v",
         "--warmup", "0", "--rounds", "1", "--iters", "1", "--memory_updates", "1"],
