@@ -1,0 +1,162 @@
+"""`tf1clip upgrade`: golden files, what stage 2 refuses to touch, the report, and --check-run.
+
+Golden files live in tests/fixtures/upgrade/: <name>.py is the input, <name>.stage1.py / <name>.stage2.py
+the exact expected output (formatting and comments kept). gradients.py also runs: its stage-2 copy must end
+with the same weights as `tf1clip run` of the original (and a doctored copy must be caught).
+"""
+
+import io
+import json
+import os
+import textwrap
+
+import pytest
+
+from tf1clip import cli
+from tf1clip.compat import upgrade
+from tf1clip.compat import upgrade_cli
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIXTURES = os.path.join(REPO, "tests", "fixtures", "upgrade")
+
+
+def _read(name):
+  with open(os.path.join(FIXTURES, name)) as f:
+    return f.read()
+
+
+@pytest.mark.parametrize("name", ["imports", "gradients"])
+@pytest.mark.parametrize("stage", [1, 2])
+def test_upgrade_matches_the_golden_file(name, stage):
+  new_source, _ = upgrade.upgrade_source(_read(name + ".py"), stage)
+  assert new_source == _read("%s.stage%d.py" % (name, stage))
+
+
+def test_stage_1_changes_only_import_lines_and_is_idempotent():
+  original = _read("imports.py")
+  new_source, changes = upgrade.upgrade_source(original, 1)
+  changed = [i + 1 for i, (a, b) in enumerate(zip(original.splitlines(), new_source.splitlines())) if a != b]
+  assert len(original.splitlines()) == len(new_source.splitlines())
+  assert changed == sorted(c.line for c in changes)
+  assert all(c.kind == "import" for c in changes)
+  assert all("import" in original.splitlines()[line - 1] for line in changed)
+  assert "tensorflow" not in "".join(
+      line for line in new_source.splitlines() if line.startswith(("import ", "from "))
+      and "tensorflow.python" not in line and " as tensorflow" not in line)
+  again, more = upgrade.upgrade_source(new_source, 1)
+  assert again == new_source and not more
+
+
+def test_the_report_names_line_before_and_after():
+  _, changes = upgrade.upgrade_source(_read("imports.py"), 2)
+  by_line = {(c.line, c.before): c for c in changes}
+  assert by_line[(7, "import tensorflow as tf")].after == "import tf1clip.compat.v1 as tf"
+  assert by_line[(26, "tf.contrib.framework.get_or_create_global_step")].after == (
+      "tf.train.get_or_create_global_step")
+  left = by_line[(28, "tf.contrib.layers.conv2d")]
+  assert left.after is None and "tf.contrib.slim.conv2d" in left.warnings[0]
+
+
+AMBIGUOUS = {
+    "the norm is used": """
+        grads, norm = tf.clip_by_global_norm(tf.gradients(loss, tvars), 1.0)
+        train_op = opt.apply_gradients(zip(grads, tvars))
+        tf.summary.scalar("norm", norm)
+        """,
+    "the clipped gradients are used again": """
+        grads, _ = tf.clip_by_global_norm(tf.gradients(loss, tvars), 1.0)
+        train_op = opt.apply_gradients(zip(grads, tvars))
+        tf.summary.histogram("g", grads[0])
+        """,
+    "compute_gradients has extra arguments": """
+        gv = opt.compute_gradients(loss, tvars, gate_gradients=2)
+        clipped = [(tf.clip_by_norm(g, 1.0), v) for g, v in gv]
+        train_op = opt.apply_gradients(clipped)
+        """,
+    "another optimizer computes": """
+        gv = other.compute_gradients(loss, tvars)
+        clipped = [(tf.clip_by_norm(g, 1.0), v) for g, v in gv]
+        train_op = opt.apply_gradients(clipped)
+        """,
+    "the comprehension filters": """
+        gv = opt.compute_gradients(loss, tvars)
+        clipped = [(tf.clip_by_norm(g, 1.0), v) for g, v in gv if g is not None]
+        train_op = opt.apply_gradients(clipped)
+        """,
+    "the loss is an expression": """
+        grads, _ = tf.clip_by_global_norm(tf.gradients(loss + reg, tvars), 1.0)
+        train_op = opt.apply_gradients(zip(grads, tvars))
+        """,
+}
+
+
+@pytest.mark.parametrize("case", sorted(AMBIGUOUS))
+def test_stage_2_leaves_ambiguous_gradient_code_with_a_comment(case):
+  source = "import tensorflow as tf\n\ndef f(loss, reg, tvars, opt, other):\n" + textwrap.indent(
+      textwrap.dedent(AMBIGUOUS[case]).strip() + "\n", "  ")
+  new_source, changes = upgrade.upgrade_source(source, 2)
+  assert ".minimize(loss" not in new_source
+  assert "apply_gradients" in new_source
+  assert "# tf1clip upgrade: gradient code left as is" in new_source
+  assert [c.kind for c in changes if c.after is None] == ["gradients"]
+
+
+def test_stage_2_rewrites_the_clip_by_value_form():
+  source = textwrap.dedent("""\
+      import tensorflow as tf
+      gv = opt.compute_gradients(loss)
+      capped = [(tf.clip_by_value(g, -1.0, 1.0), v) for g, v in gv]
+      op = opt.apply_gradients(capped, global_step=step)
+      """)
+  new_source, _ = upgrade.upgrade_source(source, 2)
+  assert new_source == textwrap.dedent("""\
+      import tf1clip.compat.v1 as tf
+      import tf1clip
+      op = tf1clip.WrappedOptimizer(opt, [tf1clip.transforms.clip_by_value(-1.0, 1.0)]).minimize(loss, global_step=step)
+      """)
+
+
+def test_upgrade_tree_writes_every_file_and_a_json_report(tmp_path, capsys):
+  src = tmp_path / "proj"
+  (src / "pkg").mkdir(parents=True)
+  (src / "train.py").write_text("import tensorflow as tf\nimport pkg.model\n")
+  (src / "pkg" / "model.py").write_text("from tensorflow.contrib import rnn\nimport numpy as np\nx = np.float_\n")
+  (src / "pkg" / "data.txt").write_text("abc")
+  out = tmp_path / "out"
+  assert cli.main(["upgrade", str(src), "--out", str(out), "--format", "json"]) == 0
+  report = json.loads(capsys.readouterr().out)
+  assert report["schema"] == "tf1clip.upgrade/1" and report["stage"] == 1
+  assert (out / "pkg" / "data.txt").read_text() == "abc"
+  assert (out / "pkg" / "model.py").read_text().startswith("from tf1clip.contrib import rnn\n")
+  files = {os.path.basename(f["source"]): f for f in report["files"]}
+  assert set(files) == {"train.py", "model.py"}
+  assert files["train.py"]["changes"] == [{
+      "line": 1, "kind": "import", "before": "import tensorflow as tf",
+      "after": "import tf1clip.compat.v1 as tf", "warnings": []}]
+  assert files["model.py"]["warnings"][0]["symbol"] == "np.float_"
+  assert set(files["model.py"]["warnings"][0]) == {"line", "symbol", "note"}
+
+
+def test_upgrade_usage_errors(tmp_path, capsys):
+  src = tmp_path / "proj"
+  src.mkdir()
+  (src / "a.py").write_text("import tensorflow as tf\n")
+  assert cli.main(["upgrade", str(src), "--out", str(src / "inside")]) == 2
+  assert cli.main(["upgrade", str(tmp_path / "missing"), "--out", str(tmp_path / "x")]) == 2
+  (src / "bad.py").write_text("def (:\n")
+  assert cli.main(["upgrade", str(src), "--out", str(tmp_path / "y")]) == 2
+  capsys.readouterr()
+
+
+def test_check_run_agrees_on_the_rewritten_gradients_and_catches_a_doctored_copy(tmp_path):
+  original = os.path.join(FIXTURES, "gradients.py")
+  upgraded = tmp_path / "gradients.py"
+  upgraded.write_text(_read("gradients.stage2.py"))
+  out = io.StringIO()
+  assert upgrade_cli.check_run(original, str(upgraded), ["--out_dir", "{tmp}", "--steps", "2"], out=out) == 0
+  assert "17 variables agree" in out.getvalue()
+  doctored = tmp_path / "doctored.py"
+  doctored.write_text(_read("gradients.stage2.py").replace("clip_by_norm(0.1)", "clip_by_norm(0.05)"))
+  out = io.StringIO()
+  assert upgrade_cli.check_run(original, str(doctored), ["--out_dir", "{tmp}", "--steps", "2"], out=out) == 1
+  assert "c/w" in out.getvalue()
