@@ -3,6 +3,9 @@
 Golden files live in tests/fixtures/upgrade/: <name>.py is the input, <name>.stage1.py / <name>.stage2.py
 the exact expected output (formatting and comments kept). gradients.py also runs: its stage-2 copy must end
 with the same weights as `tf1clip run` of the original (and a doctored copy must be caught).
+
+When the catalogue changes what stage 2 does with a contrib name (say tf.contrib.layers.conv2d becomes
+provided), regenerate the golden files with `python tests/test_upgrade.py --regenerate` and review the diff.
 """
 
 import io
@@ -160,3 +163,12 @@ def test_check_run_agrees_on_the_rewritten_gradients_and_catches_a_doctored_copy
   out = io.StringIO()
   assert upgrade_cli.check_run(original, str(doctored), ["--out_dir", "{tmp}", "--steps", "2"], out=out) == 1
   assert "c/w" in out.getvalue()
+
+
+if __name__ == "__main__":
+  import sys  # pylint: disable=g-import-not-at-top
+  if sys.argv[1:] == ["--regenerate"]:
+    for golden in ("imports", "gradients"):
+      for golden_stage in (1, 2):
+        with open(os.path.join(FIXTURES, "%s.stage%d.py" % (golden, golden_stage)), "w") as f:
+          f.write(upgrade.upgrade_source(_read(golden + ".py"), golden_stage)[0])

@@ -141,8 +141,9 @@ FLAGS_MODULES = ("tf.app.flags", "tf.python.platform.flags")
 # canonical symbol -> (keyword that triggers it or None for every call, warning)
 CALL_WARNINGS = {
     "tf.enable_eager_execution": (None, (
-        "tf1clip's TF1 API starts in graph mode (disable_v2_behavior), like TF 1.x; the script's eager "
-        "parts must move to migration stage 3 (tf1clip.v2)")),
+        "on TensorFlow 2.21 this switches the process back to eager execution (tf1clip's TF1 API starts "
+        "in graph mode), where tf.placeholder / tf.Session code fails; a graph-mode script should drop "
+        "the call, eager code belongs to migration stage 3 (tf1clip.v2)")),
     "tf.enable_v2_behavior": (None, (
         "switches the process to TF2 behaviour, which TF1 graph code (placeholders, Session) does not "
         "survive; drop it while the script is TF1 code")),

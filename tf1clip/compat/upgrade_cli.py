@@ -65,7 +65,7 @@ def upgrade_tree(src, out, stage):
   if out_real == src_real or out_real.startswith(src_real + os.sep) and os.path.isdir(src):
     raise ValueError("--out %r must not be SRC or inside it" % out)
   single = os.path.isfile(src)
-  if single and os.path.isdir(out):
+  if single and (os.path.isdir(out) or out.endswith(("/", os.sep))):
     out = os.path.join(out, os.path.basename(src))
   resolver = check.Resolver()
   results = []
