@@ -55,6 +55,7 @@ LocalImport.__doc__ = """An import that may name the project's own code: `import
 
 _TENSORFLOW = "tensorflow"
 _FACADE = "tf1clip.compat.v1"
+_CONTRIB = "tf1clip.contrib"
 _NUMPY = "numpy"
 _IMPORT_ERRORS = frozenset(("ImportError", "Exception", "BaseException"))
 _ATTRIBUTE_ERRORS = frozenset(("AttributeError", "Exception", "BaseException"))
@@ -78,6 +79,8 @@ def canonical(dotted):
     name = dotted
   if name == _FACADE or name.startswith(_FACADE + "."):
     name = "tf" + name[len(_FACADE):]
+  elif name == _CONTRIB or name.startswith(_CONTRIB + "."):  # upgraded code: tf1clip.contrib.rnn...
+    name = "tf.contrib" + name[len(_CONTRIB):]
   while name == "tf.compat.v1" or name.startswith("tf.compat.v1."):
     name = "tf" + name[len("tf.compat.v1"):]
   return name
@@ -85,7 +88,7 @@ def canonical(dotted):
 
 def _is_tracked_module(dotted):
   head = dotted.split(".")[0]
-  return head in (_TENSORFLOW, _NUMPY) or dotted == _FACADE or dotted.startswith(_FACADE + ".")
+  return head in (_TENSORFLOW, _NUMPY, "tf1clip")
 
 
 class _Uses(ast.NodeVisitor):
@@ -99,7 +102,7 @@ class _Uses(ast.NodeVisitor):
     self._guards = [frozenset()]
 
   def _use(self, symbol, node, kind="use"):
-    if symbol not in ("tf", "np"):
+    if symbol.startswith(("tf.", "np.")):  # not tf1clip's own names (tf1clip.clip_gradients_by_norm)
       self.uses.append((symbol, node.lineno, kind, self._guards[-1]))
 
   # try/except: which errors a failing use would be caught by.
@@ -127,12 +130,13 @@ class _Uses(ast.NodeVisitor):
       else:
         head = alias.name.split(".")[0]
         self.aliases[head] = canonical(head)  # `import tensorflow.contrib.rnn` binds `tensorflow`
+        if head == "tf1clip" and alias.name == _FACADE:
+          symbol = "tf1clip"  # `import tf1clip.compat.v1` binds the package, not the facade
       if symbol.startswith("tf."):
         self._use(symbol, node, "import")
 
   def visit_ImportFrom(self, node):  # pylint: disable=invalid-name
-    if node.level or not node.module or not (
-        _is_tracked_module(node.module) or node.module == "tf1clip.compat"):
+    if node.level or not node.module or not _is_tracked_module(node.module):
       self.local_imports.append(LocalImport(node.module or "", node.level,
                                             tuple(a.name for a in node.names), node.lineno))
       return
@@ -142,6 +146,8 @@ class _Uses(ast.NodeVisitor):
           self.aliases[alias.asname or alias.name] = "tf"
       return
     base = canonical(node.module)
+    if base.split(".")[0] not in ("tf", "np"):
+      return  # tf1clip's own modules
     if base.startswith("tf.") and base != "tf.compat":
       self._use(base, node, "import")
     for alias in node.names:
