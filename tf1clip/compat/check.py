@@ -80,7 +80,9 @@ def canonical(dotted):
   if name == _FACADE or name.startswith(_FACADE + "."):
     name = "tf" + name[len(_FACADE):]
   elif name == _CONTRIB or name.startswith(_CONTRIB + "."):  # upgraded code: tf1clip.contrib.rnn...
-    name = "tf.contrib" + name[len(_CONTRIB):]
+    below = name.split(".")[2:3]
+    if not below or below[0] in catalog.TF115_SUBMODULES or below[0] in catalog.PROVIDED_SUBMODULES:
+      name = "tf.contrib" + name[len(_CONTRIB):]  # (not tf1clip.contrib.catalog, tf1clip's own module)
   while name == "tf.compat.v1" or name.startswith("tf.compat.v1."):
     name = "tf" + name[len("tf.compat.v1"):]
   return name
@@ -153,7 +155,7 @@ class _Uses(ast.NodeVisitor):
     for alias in node.names:
       if alias.name == "*":
         continue
-      symbol = canonical(base + "." + alias.name)
+      symbol = canonical(node.module + "." + alias.name)
       self.aliases[alias.asname or alias.name] = symbol
       self._use(symbol, node, "from")
 

@@ -67,7 +67,8 @@ def discover(paths):
     if os.path.isdir(path):
       roots.append(path)
       for directory, subdirs, names in os.walk(path):
-        subdirs[:] = sorted(d for d in subdirs if not _skip_dir(d, os.path.join(directory, d)))
+        subdirs[:] = sorted(d for d in subdirs if not _skip_dir(d, os.path.join(directory, d))
+                            and os.path.join(directory, d) != _TF1CLIP_DIR)
         for name in sorted(names):
           if name.endswith(".py"):
             files.append(os.path.join(directory, name))
@@ -92,8 +93,13 @@ def _module_file(base, dotted):
   return None
 
 
+# tf1clip's own files are the library, not legacy code (the runner's import hook skips them too).
+_TF1CLIP_DIR = os.path.dirname(os.path.dirname(os.path.abspath(check.__file__)))
+
+
 def _in_skipped_dir(path):
-  return any(part in _SKIP_DIRS for part in path.split(os.sep))
+  return (any(part in _SKIP_DIRS for part in path.split(os.sep))
+          or os.path.abspath(path).startswith(_TF1CLIP_DIR + os.sep))
 
 
 def resolve_local_imports(path, parsed, search_dirs):
