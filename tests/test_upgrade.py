@@ -136,6 +136,23 @@ def test_check_gives_the_upgraded_copy_the_verdicts_of_the_original(stage, tmp_p
   assert check_project.main([out], out=io.StringIO()) == 0
 
 
+def test_stage_2_puts_import_tf1clip_after_the_docstring_and_future_imports():
+  source = textwrap.dedent('''\
+      """Doc."""
+      from __future__ import print_function
+      try:
+        import tensorflow as tf
+      except ImportError:
+        tf = None
+      cell = tf.contrib.rnn.GRUCell(4)
+      ''')
+  new_source, _ = upgrade.upgrade_source(source, 2)
+  assert new_source.splitlines()[:3] == [
+      '"""Doc."""', "from __future__ import print_function", "import tf1clip"]
+  assert "  import tf1clip.compat.v1 as tf" in new_source
+  compile(new_source, "<upgraded>", "exec")
+
+
 def test_upgrade_tree_writes_every_file_and_a_json_report(tmp_path, capsys):
   src = tmp_path / "proj"
   (src / "pkg").mkdir(parents=True)

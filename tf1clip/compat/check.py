@@ -388,7 +388,7 @@ class Resolver:
       for end in range(len(below), depth, -1):
         renamed = hazards.TF_REMOVED.get(".".join(below[:end]))
         if renamed is not None:
-          return "tf." + ".".join(below[:end]), UNSUPPORTED, "%s; use %s" % (hazards._TF1, renamed)  # pylint: disable=protected-access
+          return "tf." + ".".join(below[:end]), UNSUPPORTED, "%s; use %s" % (hazards.TF1_REMOVED_NOTE, renamed)
     return missing, UNSUPPORTED, "TensorFlow %s has no %s" % (self.index.version(), missing)
 
 

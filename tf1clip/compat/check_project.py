@@ -192,7 +192,8 @@ def analyze(paths, resolver=None):
       reports[path] = FileReport(path, [], [], "cannot parse: %s (line %s)" % (e.msg, e.lineno),
                                  path in entries)
       continue
-    is_entry = path in entries or (path in files and path not in entries and bool(_MAIN.search(source))
+    # Named files are entries; in a named directory, files that run as a main program.
+    is_entry = path in entries or (bool(_MAIN.search(source))
                                    and not os.path.basename(path).startswith("test_"))
     parsed_files[path] = parsed
     for extra in _sys_path_dirs(path, parsed, roots):

@@ -95,7 +95,7 @@ NUMPY_REMOVED = {
     "loads": ("NumPy 1.17 removed it", "pickle.loads"),
 }
 
-_TF1 = "removed in TensorFlow 1.x before 1.15"
+TF1_REMOVED_NOTE = "removed in TensorFlow 1.x before 1.15"
 
 # tf.<dotted> -> what to write instead. Only names the installed TensorFlow's tf.compat.v1 lacks matter
 # (a test holds every entry to that).

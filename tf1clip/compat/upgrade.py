@@ -107,6 +107,10 @@ class ImportRewriter(cst.CSTTransformer):
   Args:
     positions: a _Positions of the module being rewritten.
     changes: a list that receives one Change per rewritten statement.
+    module: the cst.Module being rewritten (for the code of original nodes).
+
+  Attributes:
+    tf_aliases: the local names the rewritten imports bind to the TF1 facade.
   """
 
   def __init__(self, positions, changes, module):
@@ -313,12 +317,11 @@ class Stage2Rewriter(cst.CSTTransformer):
     symbol = "tf." + ".".join(parts[1:4])
     target = contrib_target(symbol)
     if target is None:
-      if True:
-        line = self._positions.line(original_node)
-        if not any(c.line == line and c.before == symbol for c in self._changes):
-          note = catalog.explain(symbol)
-          self._comment(note)
-          self._changes.append(Change(line, "contrib", symbol, None, (note,)))
+      line = self._positions.line(original_node)
+      if not any(c.line == line and c.before == symbol for c in self._changes):
+        note = catalog.explain(symbol)
+        self._comment(note)
+        self._changes.append(Change(line, "contrib", symbol, None, (note,)))
       return updated_node
     root, rest = target
     if root == "tf":
@@ -408,6 +411,14 @@ def _add_import_tf1clip(body):
         elif isinstance(small, cst.ImportFrom) and small.module is not None and (
             (_dotted(small.module) or "").split(".")[0] in ("tf1clip", "tensorflow")):
           last = i
+  if last < 0:  # no top-level import to follow: after the docstring and `from __future__` imports
+    for i, statement in enumerate(body):
+      small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) else None
+      if (isinstance(small, cst.Expr) and isinstance(small.value, cst.SimpleString) and i == 0) or (
+          isinstance(small, cst.ImportFrom) and _dotted(small.module) == "__future__"):
+        last = i
+      else:
+        break
   line = cst.SimpleStatementLine(body=[cst.Import(names=[cst.ImportAlias(name=cst.Name("tf1clip"))])])
   return body[:last + 1] + [line] + body[last + 1:]
 
@@ -488,7 +499,7 @@ def _find_gradient_patterns(body, tf_aliases, name_counts):
     if optimizer is not None and apply_call.args and apply_call.args[0].keyword is None:
       pattern = _match_before(body, assigns, last, optimizer, apply_call, tf_aliases, name_counts)
     if pattern is None:
-      if _looks_hand_written(body, assigns, last, tf_aliases):
+      if _looks_hand_written(assigns, last, tf_aliases):
         leftovers[last] = ("gradient code left as is: not a form tf1clip upgrade can prove equivalent "
                            "(an intermediate value is used elsewhere, or extra arguments); "
                            "the target is tf1clip.clip_gradients_by_norm(opt, c).minimize(...)")
@@ -504,7 +515,7 @@ def _find_gradient_patterns(body, tf_aliases, name_counts):
   return patterns, leftovers
 
 
-def _looks_hand_written(body, assigns, last, tf_aliases):
+def _looks_hand_written(assigns, last, tf_aliases):
   for pair in assigns[:last]:
     if pair is None:
       continue
