@@ -242,6 +242,10 @@ class _Usage(cst.CSTVisitor):
     self.counts[node.value] += 1
 
 
+# What a gradient rewrite changes besides the code: the values and variables are the same, op names not.
+_RENAMED_OPS = ("same variables and values; the gradient and clipping ops get new names (under the "
+                "wrapper's name scope), so code that fetches them by name must follow")
+
 GradientPattern = collections.namedtuple(
     "GradientPattern", "first last target optimizer loss var_list clip kind apply_call names")
 
@@ -392,7 +396,7 @@ class Stage2Rewriter(cst.CSTTransformer):
     new_statement = statement.with_changes(body=[new_small])
     before = "\n".join(self._code(original_body[i]) for i in p.names)
     self._changes.append(Change(self._positions.line(original_body[p.first]), "gradients", before,
-                                cst.Module([]).code_for_node(new_small).strip(), ()))
+                                cst.Module([]).code_for_node(new_small).strip(), (_RENAMED_OPS,)))
     return new_statement
 
 

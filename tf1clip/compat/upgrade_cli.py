@@ -108,6 +108,7 @@ def render_text(results, out):
     rows = [(c.line, "%s -> %s" % (c.before.replace("\n", " | "), c.after) if c.after is not None
              else "left unchanged: %s (%s)" % (c.before.replace("\n", " | "), "; ".join(c.warnings)))
             for c in r["changes"]]
+    rows += [(c.line, "note: " + w) for c in r["changes"] if c.after is not None for w in c.warnings]
     rows += [(line, "warning: %s: %s" % (symbol, note)) for line, symbol, note in r["warnings"]]
     for line, text in sorted(rows, key=lambda row: row[0]):
       print("%s:%d: %s" % (r["source"], line, text), file=out)
