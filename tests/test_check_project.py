@@ -349,3 +349,11 @@ def test_every_call_warning_names_a_function_that_exists():
       assert check.Resolver().resolve(symbol)[1] == check.RUNS, symbol
     else:
       assert hasattr(np, symbol.split(".", 1)[1]), symbol
+
+
+def test_the_static_index_reads_a_library_namespace_tensorflow_estimator():
+  # What check uses once the facade serves tf.estimator from tensorflow-estimator (LIBRARY_NAMESPACES).
+  index = api_index.ApiIndex()
+  assert index.lookup("library:estimator", ["DNNClassifier"]) == (1, api_index.OBJECT)
+  assert index.lookup("library:estimator", ["tpu", "TPUEstimator"]) == (2, api_index.OBJECT)
+  assert index.lookup("library:estimator", ["BoostedTreesClassifier"]) == (0, api_index.NAMESPACE)

@@ -21,6 +21,12 @@ import ast
 import importlib.util
 import os
 
+# Generated API directories of the libraries that serve a TF1 namespace (surface.LIBRARY_NAMESPACES, when
+# the facade serves one): namespace below `tf.` -> (package, path of its v1 API below the package).
+LIBRARY_API_DIRS = {
+    "estimator": ("tensorflow_estimator", ("_api", "v1", "estimator")),
+}
+
 NAMESPACE = "namespace"
 MODULE = "module"
 OBJECT = "object"
@@ -166,7 +172,11 @@ class ApiIndex:
 
   def _root(self, key):
     if key not in self._roots:
-      if key.startswith("tf_keras:"):
+      if key.startswith("library:"):
+        package, below = LIBRARY_API_DIRS[key[len("library:"):]]
+        base = package_dir(package)
+        parts = list(below)
+      elif key.startswith("tf_keras:"):
         base = self.tf_keras_dir
         parts = ["api", "_v1"] + key[len("tf_keras:"):].split(".")
       else:
@@ -183,8 +193,9 @@ class ApiIndex:
     """Walks `parts` down from a namespace.
 
     Args:
-      root: "compat.v1", "compat.v2" (TensorFlow's namespaces below `tensorflow._api.v2`), or
-        "tf_keras:keras.__internal__.legacy.layers" (tf-keras' v1 namespaces).
+      root: "compat.v1", "compat.v2" (TensorFlow's namespaces below `tensorflow._api.v2`),
+        "tf_keras:keras.__internal__.legacy.layers" (tf-keras' v1 namespaces), or "library:estimator"
+        (a LIBRARY_API_DIRS entry).
       parts: the attribute names after the root, e.g. ["nn", "dynamic_rnn", "__doc__"].
 
     Returns:

@@ -362,6 +362,9 @@ class Resolver:
           missing = ".".join(head + below[:depth + 1])
           return missing, UNSUPPORTED, "tf-keras has no %s" % missing
         return reported, PROVIDED, "TF1 version from tf-keras (%s)" % module_name
+    library = getattr(surface, "LIBRARY_NAMESPACES", {})  # tf.estimator from tensorflow-estimator
+    if rest and rest[0] in library:
+      return self._resolve_library(parts, library[rest[0]][1])
     if rest[:2] == ["compat", "v2"]:
       root, head, below = "compat.v2", parts[:3], rest[2:]
     else:
@@ -390,6 +393,21 @@ class Resolver:
         if renamed is not None:
           return "tf." + ".".join(below[:end]), UNSUPPORTED, "%s; use %s" % (hazards.TF1_REMOVED_NOTE, renamed)
     return missing, UNSUPPORTED, "TensorFlow %s has no %s" % (self.index.version(), missing)
+
+
+  def _resolve_library(self, parts, source):
+    """A name in a TF1 namespace the facade serves from a library (surface.LIBRARY_NAMESPACES)."""
+    head, below = parts[:2], parts[2:]
+    found = None
+    if parts[1] in api_index.LIBRARY_API_DIRS:
+      found = self.index.lookup("library:" + parts[1], below)
+    if found is None:  # no generated API to read: the namespace is served, its names taken on trust
+      return ".".join(parts[:3]), PROVIDED, "from " + source
+    depth, kind = found
+    if kind == api_index.NAMESPACE and depth < len(below) and not _is_dunder(below[depth]):
+      missing = ".".join(head + below[:depth + 1])
+      return missing, UNSUPPORTED, "%s has no %s" % (source.split(",")[0], missing)
+    return ".".join(head + below[:depth]), PROVIDED, "from " + source
 
 
 def _is_dunder(name):

@@ -32,6 +32,7 @@ Imports no TensorFlow.
 
 import collections
 import os
+import re
 
 import libcst as cst
 from libcst import metadata
@@ -45,6 +46,7 @@ Change.__doc__ = """One rewrite (or one spot left unchanged with a comment, `aft
 
 FACADE = "tf1clip.compat.v1"
 COMMENT_PREFIX = "# tf1clip upgrade: "
+_RESOLVER = check.Resolver()  # is a catalogue source a TF 2.21 name the facade serves? (static lookup)
 _TF1CLIP_DIR = os.path.dirname(os.path.abspath(tf1clip.__file__))
 _INTERNALS = ("python", "core")
 
@@ -216,15 +218,18 @@ def contrib_target(symbol):
     symbol: "tf.contrib.<module>[.<name>]".
 
   Returns:
-    ("tf", "nn.static_rnn") for a name served from tf.compat.v1 (spelled on the script's tf alias),
+    ("tf", "nn.static_rnn") for a name the catalogue serves as-is from TensorFlow 2.21 (its source is a
+    `tf.` name the facade has; spelled on the script's tf alias),
     ("tf1clip", "clip_gradients_by_norm") for a public tf1clip name, ("tf1clip", "contrib.rnn.GRUCell")
     for the rest of what tf1clip provides, or None when the catalogue does not provide it.
   """
   if not catalog.is_provided(symbol) or symbol == "tf.contrib":
     return None
   source = catalog.PROVIDED.get(symbol, "")
-  if source.startswith("tf.compat.v1."):
-    return ("tf", source[len("tf.compat.v1."):])
+  if re.fullmatch(r"tf(\.\w+)+", source):  # served as-is from TensorFlow: use its own name
+    name = check.canonical(source)
+    if name.startswith("tf.") and _RESOLVER.resolve(name)[1] == check.RUNS:
+      return ("tf", name[len("tf."):])
   leaf = symbol.split(".")[-1]
   if source.startswith("tf1clip.") and source.split(".")[-1] == leaf and leaf in tf1clip.__all__:
     return ("tf1clip", leaf)
