@@ -268,6 +268,8 @@ def test_a_directory_of_many_files(tmp_path):
     ("import tensorflow as tf\ntf.enable_eager_execution()", "tf.enable_eager_execution", check.WARNING),
     ("import numpy as np\nnp.array([1], copy=False)", "np.array", check.WARNING),
     ("import numpy\nnumpy.asscalar", "np.asscalar", check.UNSUPPORTED),
+    ("from tensorflow.python.ops import array_ops\n", "tf.python.ops.array_ops", check.RUNS),
+    ("import tensorflow.python.no_such_package.x as x\n", "tf.python.no_such_package", check.UNSUPPORTED),
     ("from numpy import float_\n", "np.float_", check.UNSUPPORTED),
 ])
 def test_import_lines_and_uses_are_judged_as_the_runner_would(source, symbol, status):
@@ -285,15 +287,16 @@ def test_every_numpy_removal_is_really_gone_from_the_installed_numpy():
 
 
 def test_every_tf1_removal_is_missing_from_tf_compat_v1_and_its_fix_exists():
+  resolver = check.Resolver()
   for name, fix in hazards.TF_REMOVED.items():
     with pytest.raises(AttributeError):
       obj = tf.compat.v1
       for part in name.split("."):
         obj = getattr(obj, part)
-    assert check.Resolver().resolve("tf." + name)[1] == check.UNSUPPORTED, name
+    assert resolver.resolve("tf." + name)[1] == check.UNSUPPORTED, name
     replacement = fix.split()[0]
     if replacement.startswith("tf.") and not replacement.startswith("tf.contrib"):
-      assert check.Resolver().resolve(replacement)[1] == check.RUNS, (name, replacement)
+      assert resolver.resolve(replacement)[1] == check.RUNS, (name, replacement)
 
 
 @pytest.mark.parametrize("namespace", ["", "nn", "train", "app", "summary", "data", "image", "losses"])

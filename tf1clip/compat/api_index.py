@@ -225,17 +225,22 @@ class ApiIndex:
     return len(parts), kind
 
   def real_module_depth(self, parts):
-    """How many of `parts` name real modules/packages below `tensorflow/` (`python.ops.array_ops` -> 3).
+    """How far `parts` name real modules below `tensorflow/` (the facade serves `tf.python...` from them).
 
-    The facade serves `tf.python...` and `tf.core...` from TensorFlow's real packages.
+    Args:
+      parts: e.g. ["python", "ops", "array_ops", "concat"].
+
+    Returns:
+      (depth, complete): `depth` parts are packages or modules (`python.ops.array_ops` -> 3); complete is
+      True when every part exists, the ones after a `.py` module taken as its attributes.
     """
     if self.tensorflow_dir is None:
-      return 0
+      return 0, False
     path = self.tensorflow_dir
     for i, part in enumerate(parts):
       if os.path.isfile(os.path.join(path, part + ".py")):
-        return i + 1
+        return i + 1, True
       path = os.path.join(path, part)
       if not os.path.isdir(path):
-        return i
-    return len(parts)
+        return i, False
+    return len(parts), True

@@ -384,10 +384,14 @@ class Resolver:
         suggestion = surface.removed_suggestion(below_tf)
         if suggestion is not None:
           return missing, UNSUPPORTED, suggestion
-        real = self.index.real_module_depth(below)
-        if real:  # tensorflow.python...: the facade serves TF's real packages
+        real, complete = self.index.real_module_depth(below)
+        if real and complete:  # tensorflow.python...: the facade serves TF's real packages
           return ".".join(head + below[:real]), RUNS, "TensorFlow internals (tensorflow.%s)" % (
               ".".join(below[:real]))
+        if real:
+          missing = ".".join(head + below[:real + 1])
+          return missing, UNSUPPORTED, "TensorFlow %s has no tensorflow.%s" % (
+              self.index.version(), ".".join(below[:real + 1]))
       for end in range(len(below), depth, -1):
         renamed = hazards.TF_REMOVED.get(".".join(below[:end]))
         if renamed is not None:
