@@ -160,8 +160,10 @@ def test_upgrade_tree_writes_every_file_and_a_json_report(tmp_path, capsys):
   (src / "pkg" / "model.py").write_text("from tensorflow.contrib import rnn\nimport numpy as np\nx = np.float_\n")
   (src / "pkg" / "data.txt").write_text("abc")
   out = tmp_path / "out"
-  assert cli.main(["upgrade", str(src), "--out", str(out), "--format", "json"]) == 0
+  assert cli.main(["upgrade", str(src), "--out", str(out), "--format", "json",
+                   "--report", str(tmp_path / "report.json")]) == 0
   report = json.loads(capsys.readouterr().out)
+  assert json.loads((tmp_path / "report.json").read_text()) == report
   assert report["schema"] == "tf1clip.upgrade/1" and report["stage"] == 1
   assert (out / "pkg" / "data.txt").read_text() == "abc"
   assert (out / "pkg" / "model.py").read_text().startswith("from tf1clip.contrib import rnn\n")

@@ -49,6 +49,8 @@ def _build_parser():
   upgrade.add_argument("--stage", type=int, choices=(1, 2), default=1, help="migration stage (default 1)")
   upgrade.add_argument("--format", choices=("text", "json"), default="text",
                        help="report format: text (default) or json (schema tf1clip.upgrade/1)")
+  upgrade.add_argument("--report", metavar="FILE",
+                       help="also write the JSON report (schema tf1clip.upgrade/1) to FILE")
   upgrade.add_argument("--check-run", metavar="CMD", dest="check_run",
                        help="run the original under `tf1clip run` and the copy under python with these "
                        "arguments ({tmp}: a fresh directory per run) and compare their checkpoints")
@@ -87,7 +89,8 @@ def main(argv=None):
   if args.command == "upgrade":
     from tf1clip.compat import upgrade_cli
     return upgrade_cli.main(args.src, args.out, stage=args.stage, output_format=args.format,
-                            check_run_cmd=args.check_run, seed=args.seed, rtol=args.rtol)
+                            check_run_cmd=args.check_run, seed=args.seed, rtol=args.rtol,
+                            report_path=args.report)
   parser.error("unknown command %r" % args.command)
   return 2
 

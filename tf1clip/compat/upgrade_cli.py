@@ -6,6 +6,8 @@ one line per change, `file:line: before -> after`, and per call site what `tf1cl
 run or runs differently; `--format json` prints the same as JSON (schema `tf1clip.upgrade/1`,
 docs/check.md).
 
+`--report FILE` also writes the JSON report to FILE (text on the terminal, JSON for the record).
+
 `--check-run CMD` then proves the copy: the original under `tf1clip run` and the upgraded one under
 `python`, both with the same arguments and a fixed seed (compat.seeded_run), each in a fresh temporary
 directory that replaces `{tmp}` in CMD. The final variables of the newest checkpoint each run wrote under
@@ -215,8 +217,22 @@ def check_run(original, upgraded, args, seed=0, rtol=1e-5, out=None):
 
 
 def main(src, out_path, stage=1, output_format="text", check_run_cmd=None, seed=0, rtol=1e-5,
-         out=None):
-  """`tf1clip upgrade`: returns the exit status (see the module docstring)."""
+         out=None, report_path=None):
+  """`tf1clip upgrade`: writes the upgraded copy and prints the report.
+
+  Args:
+    src: a Python file or a directory.
+    out_path: where the copy goes.
+    stage: 1 or 2.
+    output_format: "text" or "json" (what is printed).
+    check_run_cmd: the --check-run arguments, or None.
+    seed, rtol: the --check-run seed and relative tolerance.
+    out: where to print (default sys.stdout).
+    report_path: also write the JSON report to this file.
+
+  Returns:
+    The exit status (see the module docstring).
+  """
   out = out or sys.stdout
   if not os.path.exists(src):
     print("tf1clip upgrade: %s: no such file or directory" % src, file=sys.stderr)
@@ -231,6 +247,9 @@ def main(src, out_path, stage=1, output_format="text", check_run_cmd=None, seed=
     out.write("\n")
   else:
     render_text(results, out)
+  if report_path:
+    with open(report_path, "w") as f:
+      json.dump(to_json(results, stage), f, indent=2)
   if check_run_cmd is None:
     return 0
   args = shlex.split(check_run_cmd)
