@@ -16,7 +16,7 @@ def _build_parser():
   parser = argparse.ArgumentParser(
       prog="tf1clip",
       description="Run legacy TensorFlow 1 training scripts on current TensorFlow, "
-      "check what they use, and check TF1/TF2 parity.")
+      "check what they use, upgrade them to run under plain python, and check TF1/TF2 parity.")
   parser.add_argument("--version", action="version",
                       version="tf1clip %s" % tf1clip.__version__)
   sub = parser.add_subparsers(dest="command", metavar="COMMAND")
