@@ -182,6 +182,9 @@ def check_run(original, upgraded, args, seed=0, rtol=1e-5, out=None):
     0 when they agree, 1 when a run fails or their results differ.
   """
   out = out or sys.stdout
+  if not any("{tmp}" in a for a in args):
+    print("check-run: CMD has no {tmp}: the runs share their output paths (the second may resume from "
+          "the first's checkpoint), and only their standard output is compared", file=out)
   runs = {}
   for label, mode, script in (("original (tf1clip run)", "run", original),
                               ("upgraded (python)", "python", upgraded)):
