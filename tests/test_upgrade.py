@@ -187,19 +187,40 @@ def test_upgrade_usage_errors(tmp_path, capsys):
   capsys.readouterr()
 
 
-def test_check_run_agrees_on_the_rewritten_gradients_and_catches_a_doctored_copy(tmp_path):
-  original = os.path.join(FIXTURES, "gradients.py")
-  upgraded = tmp_path / "gradients.py"
-  upgraded.write_text(_read("gradients.stage2.py"))
-  out = io.StringIO()
-  assert upgrade_cli.check_run(original, str(upgraded), ["--out_dir", "{tmp}", "--steps", "2"], out=out) == 0
-  assert "17 variables agree" in out.getvalue()
-  doctored = tmp_path / "doctored.py"
-  doctored.write_text(_read("gradients.stage2.py").replace("clip_by_norm(0.1)", "clip_by_norm(0.05)"))
-  out = io.StringIO()
-  assert upgrade_cli.check_run(original, str(doctored), ["--out_dir", "{tmp}", "--steps", "2"], out=out) == 1
-  assert "c/w" in out.getvalue()
+def test_check_run_agrees_on_the_rewritten_gradients(tmp_path, capsys):
+  # End to end: stage 2 rewrites three gradient forms; the copy under python ends with the variables of
+  # the original under tf1clip run (Adam/Momentum slots and global_step included).
+  out = tmp_path / "upgraded.py"
+  status = cli.main(["upgrade", os.path.join(FIXTURES, "gradients.py"), "--out", str(out), "--stage", "2",
+                     "--check-run", "--out_dir {tmp} --steps 2"])
+  report = capsys.readouterr().out
+  assert status == 0, report
+  assert "check-run: 17 variables agree" in report
+  assert out.read_text() == _read("gradients.stage2.py")
 
+
+def _write_checkpoint(directory, values):
+  import tensorflow as tf  # pylint: disable=g-import-not-at-top
+  variables = {name: tf.Variable(value) for name, value in values.items()}
+  return tf.train.Checkpoint(**variables).write(os.path.join(directory, "ckpt"))
+
+
+def test_check_run_fails_on_a_difference_above_tolerance(tmp_path, monkeypatch):
+  class Finished:
+    returncode, stdout, stderr = 0, "", ""
+
+  results = {}
+  for label, w in (("original", [1.0, 2.0]), ("upgraded", [1.0, 2.001])):
+    directory = tmp_path / label
+    directory.mkdir()
+    _write_checkpoint(str(directory), {"w": w, "step": 3})
+    results[label] = (Finished(), str(directory))
+  monkeypatch.setattr(upgrade_cli, "_run", lambda mode, script, args, seed: results[
+      "original" if mode == "run" else "upgraded"])
+  out = io.StringIO()
+  assert upgrade_cli.check_run("a.py", "b.py", ["--dir", "{tmp}"], out=out) == 1
+  assert "check-run: 1 of " in out.getvalue() and "w/.ATTRIBUTES" in out.getvalue()
+  assert upgrade_cli.check_run("a.py", "b.py", ["--dir", "{tmp}"], rtol=1e-2, out=io.StringIO()) == 0
 
 if __name__ == "__main__":
   import sys  # pylint: disable=g-import-not-at-top
