@@ -271,6 +271,8 @@ def test_a_directory_of_many_files(tmp_path):
     ("from tensorflow.python.ops import array_ops\n", "tf.python.ops.array_ops", check.RUNS),
     ("import tensorflow.python.no_such_package.x as x\n", "tf.python.no_such_package", check.UNSUPPORTED),
     ("from numpy import float_\n", "np.float_", check.UNSUPPORTED),
+    ("try:\n  import tensorflow as tf\nexcept ImportError:\n  tf = None\ntf.contrib.rnn.GRUCell",
+     "tf.contrib.rnn.GRUCell", check.PROVIDED),
 ])
 def test_import_lines_and_uses_are_judged_as_the_runner_would(source, symbol, status):
   statuses = {}

@@ -213,7 +213,8 @@ class _Uses(ast.NodeVisitor):
       symbol = self.chain(node.value)
       if symbol is not None:
         self.aliases[node.targets[0].id] = canonical(symbol)
-      else:
+      elif not (isinstance(node.value, ast.Constant) and node.value.value is None):
+        # (`tf = None` is the usual fallback of a guarded import: the alias stays.)
         self.aliases.pop(node.targets[0].id, None)
 
 
