@@ -31,6 +31,7 @@ SMOKE_FLAGS = {
     "summary_overhead": [
         "--batch_size", "2", "--num_steps", "2", "--input_size", "2", "--hidden_size", "4",
         "--warmup", "0", "--rounds", "1", "--iters", "1"],
+    "check_speed": ["--files", "10", "--repeats", "1"],
     "accumulation": [
         "--batch_size", "8", "--num_micro_batches", "2", "--variants", "iv,v",
         "--warmup", "0", "--rounds", "1", "--iters", "1", "--memory_updates", "1"],

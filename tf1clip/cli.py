@@ -1,7 +1,8 @@
 """The `tf1clip` command line: `tf1clip run | check | upgrade | cluster | parity | report | doctor`, and `--version`.
 
 This module only parses the command line and dispatches; each subcommand's work
-lives in the module that owns that concern (compat.runner, compat.check, v2.parity, report).
+lives in the module that owns that concern (compat.runner, compat.check_project, compat.upgrade_cli,
+v2.parity, report, compat.doctor).
 TensorFlow is imported lazily so `tf1clip --version` and `tf1clip check` stay fast.
 """
 
@@ -15,7 +16,7 @@ def _build_parser():
   parser = argparse.ArgumentParser(
       prog="tf1clip",
       description="Run legacy TensorFlow 1 training scripts on current TensorFlow, "
-      "check what they use, and check TF1/TF2 parity.")
+      "check what they use, upgrade them to run under plain python, and check TF1/TF2 parity.")
   parser.add_argument("--version", action="version",
                       version="tf1clip %s" % tf1clip.__version__)
   sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -27,8 +28,35 @@ def _build_parser():
                    help="arguments passed to the script as sys.argv[1:]")
 
   check = sub.add_parser(
-      "check", help="report which TF1/contrib symbols a script uses will run")
-  check.add_argument("scripts", nargs="+", help="Python files to read (not run)")
+      "check", help="read a project (files, directories, their local imports) and report what will run",
+      description="Reads (never runs) Python files and directories and reports, per use site, what "
+      "`tf1clip run` will do. Exit status: 0 everything runs, 1 something will not run, 2 usage error "
+      "or a file that cannot be read or parsed. See docs/check.md.")
+  check.add_argument("scripts", nargs="+", metavar="PATH", help="Python files and directories to read")
+  check.add_argument("--all", action="store_true", dest="show_all",
+                     help="list every symbol, not only the rows that need attention")
+  check.add_argument("--format", choices=("text", "json"), default="text",
+                     help="text (default) or json (schema tf1clip.check/1, see docs/check.md)")
+
+  upgrade = sub.add_parser(
+      "upgrade", help="rewrite TF1 code to run under plain python (migration stage 1 or 2)",
+      description="Writes an upgraded copy of a file or tree: stage 1 rewrites the imports to "
+      "tf1clip.compat.v1 / tf1clip.contrib, stage 2 also replaces hand-written gradient clipping and "
+      "tf.contrib names. Exit status: 0 done, 1 --check-run found a difference, 2 usage error. "
+      "See docs/check.md.")
+  upgrade.add_argument("src", metavar="SRC", help="a Python file or a directory")
+  upgrade.add_argument("--out", required=True, metavar="DST", help="where to write the upgraded copy")
+  upgrade.add_argument("--stage", type=int, choices=(1, 2), default=1, help="migration stage (default 1)")
+  upgrade.add_argument("--format", choices=("text", "json"), default="text",
+                       help="report format: text (default) or json (schema tf1clip.upgrade/1)")
+  upgrade.add_argument("--report", metavar="FILE",
+                       help="also write the JSON report (schema tf1clip.upgrade/1) to FILE")
+  upgrade.add_argument("--check-run", metavar="CMD", dest="check_run",
+                       help="run the original under `tf1clip run` and the copy under python with these "
+                       "arguments ({tmp}: a fresh directory per run) and compare their checkpoints")
+  upgrade.add_argument("--seed", type=int, default=0, help="the fixed seed of --check-run (default 0)")
+  upgrade.add_argument("--rtol", type=float, default=1e-5,
+                       help="relative tolerance of --check-run (default 1e-5)")
 
   # `parity` owns its options (see `tf1clip parity --help`); main() hands them over untouched.
   sub.add_parser(
@@ -70,8 +98,13 @@ def main(argv=None):
     from tf1clip.compat import doctor
     return doctor.main()
   if args.command == "check":
-    from tf1clip.compat import check
-    return check.main(args.scripts)
+    from tf1clip.compat import check_project
+    return check_project.main(args.scripts, show_all=args.show_all, output_format=args.format)
+  if args.command == "upgrade":
+    from tf1clip.compat import upgrade_cli
+    return upgrade_cli.main(args.src, args.out, stage=args.stage, output_format=args.format,
+                            check_run_cmd=args.check_run, seed=args.seed, rtol=args.rtol,
+                            report_path=args.report)
   parser.error("unknown command %r" % args.command)
   return 2
 

@@ -1,0 +1,231 @@
+"""`tf1clip upgrade`: golden files, what stage 2 refuses to touch, the report, and --check-run.
+
+Golden files live in tests/fixtures/upgrade/: <name>.py is the input, <name>.stage1.py / <name>.stage2.py
+the exact expected output (formatting and comments kept). gradients.py also runs: its stage-2 copy must end
+with the same weights as `tf1clip run` of the original (and a doctored copy must be caught).
+
+When the catalogue changes what stage 2 does with a contrib name (say tf.contrib.layers.conv2d becomes
+provided), regenerate the golden files with `python tests/test_upgrade.py --regenerate` and review the diff.
+"""
+
+import io
+import json
+import os
+import textwrap
+
+import pytest
+
+from tf1clip import cli
+from tf1clip.compat import check
+from tf1clip.compat import check_project
+from tf1clip.compat import upgrade
+from tf1clip.compat import upgrade_cli
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+FIXTURES = os.path.join(REPO, "tests", "fixtures", "upgrade")
+
+
+def _read(name):
+  with open(os.path.join(FIXTURES, name)) as f:
+    return f.read()
+
+
+@pytest.mark.parametrize("name", ["imports", "gradients"])
+@pytest.mark.parametrize("stage", [1, 2])
+def test_upgrade_matches_the_golden_file(name, stage):
+  new_source, _ = upgrade.upgrade_source(_read(name + ".py"), stage)
+  assert new_source == _read("%s.stage%d.py" % (name, stage))
+
+
+def test_stage_1_changes_only_import_lines_and_is_idempotent():
+  original = _read("imports.py")
+  new_source, changes = upgrade.upgrade_source(original, 1)
+  changed = [i + 1 for i, (a, b) in enumerate(zip(original.splitlines(), new_source.splitlines())) if a != b]
+  assert len(original.splitlines()) == len(new_source.splitlines())
+  assert changed == sorted(c.line for c in changes)
+  assert all(c.kind == "import" for c in changes)
+  assert all("import" in original.splitlines()[line - 1] for line in changed)
+  assert "tensorflow" not in "".join(
+      line for line in new_source.splitlines() if line.startswith(("import ", "from "))
+      and "tensorflow.python" not in line and " as tensorflow" not in line)
+  again, more = upgrade.upgrade_source(new_source, 1)
+  assert again == new_source and not more
+
+
+def test_the_report_names_line_before_and_after():
+  _, changes = upgrade.upgrade_source(_read("imports.py"), 2)
+  by_line = {(c.line, c.before): c for c in changes}
+  assert by_line[(7, "import tensorflow as tf")].after == "import tf1clip.compat.v1 as tf"
+  assert by_line[(26, "tf.contrib.framework.get_or_create_global_step")].after == (
+      "tf.train.get_or_create_global_step")
+  left = by_line[(28, "tf.contrib.layers.real_valued_column")]
+  assert left.after is None and "numeric_column" in left.warnings[0]
+
+
+AMBIGUOUS = {
+    "the norm is used": """
+        grads, norm = tf.clip_by_global_norm(tf.gradients(loss, tvars), 1.0)
+        train_op = opt.apply_gradients(zip(grads, tvars))
+        tf.summary.scalar("norm", norm)
+        """,
+    "the clipped gradients are used again": """
+        grads, _ = tf.clip_by_global_norm(tf.gradients(loss, tvars), 1.0)
+        train_op = opt.apply_gradients(zip(grads, tvars))
+        tf.summary.histogram("g", grads[0])
+        """,
+    "compute_gradients has extra arguments": """
+        gv = opt.compute_gradients(loss, tvars, gate_gradients=2)
+        clipped = [(tf.clip_by_norm(g, 1.0), v) for g, v in gv]
+        train_op = opt.apply_gradients(clipped)
+        """,
+    "another optimizer computes": """
+        gv = other.compute_gradients(loss, tvars)
+        clipped = [(tf.clip_by_norm(g, 1.0), v) for g, v in gv]
+        train_op = opt.apply_gradients(clipped)
+        """,
+    "the comprehension filters": """
+        gv = opt.compute_gradients(loss, tvars)
+        clipped = [(tf.clip_by_norm(g, 1.0), v) for g, v in gv if g is not None]
+        train_op = opt.apply_gradients(clipped)
+        """,
+    "the loss is an expression": """
+        grads, _ = tf.clip_by_global_norm(tf.gradients(loss + reg, tvars), 1.0)
+        train_op = opt.apply_gradients(zip(grads, tvars))
+        """,
+}
+
+
+@pytest.mark.parametrize("case", sorted(AMBIGUOUS))
+def test_stage_2_leaves_ambiguous_gradient_code_with_a_comment(case):
+  source = "import tensorflow as tf\n\ndef f(loss, reg, tvars, opt, other):\n" + textwrap.indent(
+      textwrap.dedent(AMBIGUOUS[case]).strip() + "\n", "  ")
+  new_source, changes = upgrade.upgrade_source(source, 2)
+  assert ".minimize(loss" not in new_source
+  assert "apply_gradients" in new_source
+  assert "# tf1clip upgrade: gradient code left as is" in new_source
+  assert [c.kind for c in changes if c.after is None] == ["gradients"]
+
+
+def test_stage_2_rewrites_the_clip_by_value_form():
+  source = textwrap.dedent("""\
+      import tensorflow as tf
+      gv = opt.compute_gradients(loss)
+      capped = [(tf.clip_by_value(g, -1.0, 1.0), v) for g, v in gv]
+      op = opt.apply_gradients(capped, global_step=step)
+      """)
+  new_source, _ = upgrade.upgrade_source(source, 2)
+  assert new_source == textwrap.dedent("""\
+      import tf1clip.compat.v1 as tf
+      import tf1clip
+      op = tf1clip.WrappedOptimizer(opt, [tf1clip.transforms.clip_by_value(-1.0, 1.0)]).minimize(loss, global_step=step)
+      """)
+
+
+@pytest.mark.parametrize("stage", [1, 2])
+def test_check_gives_the_upgraded_copy_the_verdicts_of_the_original(stage, tmp_path):
+  # The copy uses tf1clip.compat.v1 / tf1clip.contrib names; check reads them as the same TF1 symbols,
+  # so what did not run before still does not, and nothing new breaks.
+  for name in ("imports.py", "gradients.py"):
+    original = check.check_source(_read(name))
+    upgraded = check.check_source(upgrade.upgrade_source(_read(name), stage)[0])
+    assert ({f.symbol for f in original if f.status == check.UNSUPPORTED}
+            == {f.symbol for f in upgraded if f.status == check.UNSUPPORTED})
+  legacy = os.path.join(REPO, "examples", "legacy")
+  out = str(tmp_path / "legacy")
+  upgrade_cli.upgrade_tree(legacy, out, stage)
+  assert check_project.main([out], out=io.StringIO()) == 0
+
+
+def test_stage_2_puts_import_tf1clip_after_the_docstring_and_future_imports():
+  source = textwrap.dedent('''\
+      """Doc."""
+      from __future__ import print_function
+      try:
+        import tensorflow as tf
+      except ImportError:
+        tf = None
+      cell = tf.contrib.rnn.GRUCell(4)
+      ''')
+  new_source, _ = upgrade.upgrade_source(source, 2)
+  assert new_source.splitlines()[:3] == [
+      '"""Doc."""', "from __future__ import print_function", "import tf1clip"]
+  assert "  import tf1clip.compat.v1 as tf" in new_source
+  compile(new_source, "<upgraded>", "exec")
+
+
+def test_upgrade_tree_writes_every_file_and_a_json_report(tmp_path, capsys):
+  src = tmp_path / "proj"
+  (src / "pkg").mkdir(parents=True)
+  (src / "train.py").write_text("import tensorflow as tf\nimport pkg.model\n")
+  (src / "pkg" / "model.py").write_text("from tensorflow.contrib import rnn\nimport numpy as np\nx = np.float_\n")
+  (src / "pkg" / "data.txt").write_text("abc")
+  out = tmp_path / "out"
+  assert cli.main(["upgrade", str(src), "--out", str(out), "--format", "json",
+                   "--report", str(tmp_path / "report.json")]) == 0
+  report = json.loads(capsys.readouterr().out)
+  assert json.loads((tmp_path / "report.json").read_text()) == report
+  assert report["schema"] == "tf1clip.upgrade/1" and report["stage"] == 1
+  assert (out / "pkg" / "data.txt").read_text() == "abc"
+  assert (out / "pkg" / "model.py").read_text().startswith("from tf1clip.contrib import rnn\n")
+  files = {os.path.basename(f["source"]): f for f in report["files"]}
+  assert set(files) == {"train.py", "model.py"}
+  assert files["train.py"]["changes"] == [{
+      "line": 1, "kind": "import", "before": "import tensorflow as tf",
+      "after": "import tf1clip.compat.v1 as tf", "warnings": []}]
+  assert files["model.py"]["warnings"][0]["symbol"] == "np.float_"
+  assert set(files["model.py"]["warnings"][0]) == {"line", "symbol", "note"}
+
+
+def test_upgrade_usage_errors(tmp_path, capsys):
+  src = tmp_path / "proj"
+  src.mkdir()
+  (src / "a.py").write_text("import tensorflow as tf\n")
+  assert cli.main(["upgrade", str(src), "--out", str(src / "inside")]) == 2
+  assert cli.main(["upgrade", str(tmp_path / "missing"), "--out", str(tmp_path / "x")]) == 2
+  (src / "bad.py").write_text("def (:\n")
+  assert cli.main(["upgrade", str(src), "--out", str(tmp_path / "y")]) == 2
+  capsys.readouterr()
+
+
+def test_check_run_agrees_on_the_rewritten_gradients(tmp_path, capsys):
+  # End to end: stage 2 rewrites three gradient forms; the copy under python ends with the variables of
+  # the original under tf1clip run (Adam/Momentum slots and global_step included).
+  out = tmp_path / "upgraded.py"
+  status = cli.main(["upgrade", os.path.join(FIXTURES, "gradients.py"), "--out", str(out), "--stage", "2",
+                     "--check-run", "--out_dir {tmp} --steps 2"])
+  report = capsys.readouterr().out
+  assert status == 0, report
+  assert "check-run: 17 variables agree" in report
+  assert out.read_text() == _read("gradients.stage2.py")
+
+
+def _write_checkpoint(directory, values):
+  import tensorflow as tf  # pylint: disable=g-import-not-at-top
+  variables = {name: tf.Variable(value) for name, value in values.items()}
+  return tf.train.Checkpoint(**variables).write(os.path.join(directory, "ckpt"))
+
+
+def test_check_run_fails_on_a_difference_above_tolerance(tmp_path, monkeypatch):
+  class Finished:
+    returncode, stdout, stderr = 0, "", ""
+
+  results = {}
+  for label, w in (("original", [1.0, 2.0]), ("upgraded", [1.0, 2.001])):
+    directory = tmp_path / label
+    directory.mkdir()
+    _write_checkpoint(str(directory), {"w": w, "step": 3})
+    results[label] = (Finished(), str(directory))
+  monkeypatch.setattr(upgrade_cli, "_run", lambda mode, script, args, seed: results[
+      "original" if mode == "run" else "upgraded"])
+  out = io.StringIO()
+  assert upgrade_cli.check_run("a.py", "b.py", ["--dir", "{tmp}"], out=out) == 1
+  assert "check-run: 1 of " in out.getvalue() and "w/.ATTRIBUTES" in out.getvalue()
+  assert upgrade_cli.check_run("a.py", "b.py", ["--dir", "{tmp}"], rtol=1e-2, out=io.StringIO()) == 0
+
+if __name__ == "__main__":
+  import sys  # pylint: disable=g-import-not-at-top
+  if sys.argv[1:] == ["--regenerate"]:
+    for golden in ("imports", "gradients"):
+      for golden_stage in (1, 2):
+        with open(os.path.join(FIXTURES, "%s.stage%d.py" % (golden, golden_stage)), "w") as f:
+          f.write(upgrade.upgrade_source(_read(golden + ".py"), golden_stage)[0])

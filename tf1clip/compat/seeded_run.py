@@ -1,0 +1,57 @@
+"""Run one script with a fixed seed, under `tf1clip run` or as plain `python` would: `tf1clip upgrade --check-run`.
+
+`python -m tf1clip.compat.seeded_run {run|python} SEED script.py [args...]` seeds Python's `random`, NumPy
+and the TF1 default graph (`tf.set_random_seed`) before the script's first line, so an original script run
+by tf1clip's runner and its upgraded copy run by the interpreter draw the same initial weights even when
+the script sets no seed itself. Both modes import tf1clip's TF1 facade first (the upgraded script imports
+it anyway; the runner hands it to `import tensorflow`), so the default graph they seed is the one the
+script builds in.
+
+Data flow: compat.runner + compat.v1 <- compat.seeded_run <- compat.upgrade_cli (a subprocess per run).
+"""
+
+import os
+import runpy
+import sys
+
+
+def main(argv):
+  """Runs the script; returns its exit status.
+
+  Args:
+    argv: [mode, seed, script, *script_args] with mode "run" (tf1clip's runner) or "python".
+
+  Returns:
+    The script's exit status.
+  """
+  if len(argv) < 3 or argv[0] not in ("run", "python"):
+    print("usage: python -m tf1clip.compat.seeded_run {run|python} SEED script.py [args...]",
+          file=sys.stderr)
+    return 2
+  mode, seed, script, args = argv[0], int(argv[1]), argv[2], argv[3:]
+  os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
+  import random  # pylint: disable=import-outside-toplevel
+  import numpy as np  # pylint: disable=import-outside-toplevel
+  random.seed(seed)
+  np.random.seed(seed)
+  from tf1clip.compat import v1 as tf  # pylint: disable=import-outside-toplevel
+  tf.set_random_seed(seed)
+  if mode == "run":
+    from tf1clip.compat import runner  # pylint: disable=import-outside-toplevel
+    return runner.run_script(script, args)
+  sys.argv = [script] + list(args)
+  sys.path[0] = os.path.dirname(os.path.realpath(script))
+  try:
+    runpy.run_path(script, run_name="__main__")
+  except SystemExit as e:
+    if e.code is None:
+      return 0
+    if isinstance(e.code, int):
+      return e.code
+    print(e.code, file=sys.stderr)
+    return 1
+  return 0
+
+
+if __name__ == "__main__":
+  sys.exit(main(sys.argv[1:]))

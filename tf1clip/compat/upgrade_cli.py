@@ -1,0 +1,268 @@
+"""`tf1clip upgrade SRC --out DST [--stage 2] [--format json] [--check-run CMD]`: rewrite a file or a tree.
+
+Writes the upgraded copy (compat.upgrade) of every `.py` file and copies every other file (data next to
+the scripts), skipping virtualenvs, site-packages, .git and build folders as `tf1clip check` does. Prints
+one line per change, `file:line: before -> after`, and per call site what `tf1clip check` says will not
+run or runs differently; `--format json` prints the same as JSON (schema `tf1clip.upgrade/1`,
+docs/check.md).
+
+`--report FILE` also writes the JSON report to FILE (text on the terminal, JSON for the record).
+
+`--check-run CMD` then proves the copy: the original under `tf1clip run` and the upgraded one under
+`python`, both with the same arguments and a fixed seed (compat.seeded_run), each in a fresh temporary
+directory that replaces `{tmp}` in CMD. The final variables of the newest checkpoint each run wrote under
+its `{tmp}` are compared (relative tolerance --rtol); when neither wrote one, their standard output is.
+CMD is the script's arguments; for a directory SRC its first word is the script, relative to SRC.
+
+Exit status: 0 done (and the check-run agreed), 1 the check-run found a difference or a run failed,
+2 usage error (no such SRC, DST inside SRC, a file that does not parse).
+
+Data flow: compat.upgrade + compat.seeded_run <- compat.upgrade_cli <- cli.
+"""
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from tf1clip.compat import check
+from tf1clip.compat import check_project
+from tf1clip.compat import upgrade
+
+SCHEMA = "tf1clip.upgrade/1"
+
+
+def _files(src):
+  if os.path.isfile(src):
+    return [(src, os.path.basename(src))]
+  found = []
+  for directory, subdirs, names in os.walk(src):
+    subdirs[:] = sorted(d for d in subdirs
+                        if not check_project._skip_dir(d, os.path.join(directory, d)))  # pylint: disable=protected-access
+    for name in sorted(names):
+      path = os.path.join(directory, name)
+      found.append((path, os.path.relpath(path, src)))
+  return found
+
+
+def upgrade_tree(src, out, stage):
+  """Writes the upgraded copy of `src` (a file or a directory) to `out`.
+
+  Args:
+    src: a Python file or a directory.
+    out: the destination file (for a file SRC; a directory is taken as out/<name>) or directory.
+    stage: 1 or 2.
+
+  Returns:
+    A list of per-file dicts: source, output, changes (upgrade.Change), warnings ((line, symbol, note)).
+
+  Raises:
+    ValueError: out is src or inside it.
+    SyntaxError: a Python file does not parse (nothing is written for it).
+  """
+  src_real, out_real = os.path.realpath(src), os.path.realpath(out)
+  if out_real == src_real or out_real.startswith(src_real + os.sep) and os.path.isdir(src):
+    raise ValueError("--out %r must not be SRC or inside it" % out)
+  single = os.path.isfile(src)
+  if single and (os.path.isdir(out) or out.endswith(("/", os.sep))):
+    out = os.path.join(out, os.path.basename(src))
+  resolver = check.Resolver()
+  results = []
+  for path, relative in _files(src):
+    target = out if single else os.path.join(out, relative)
+    os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
+    if not path.endswith(".py"):
+      shutil.copy2(path, target)
+      continue
+    with open(path, encoding="utf-8") as f:
+      source = f.read()
+    try:
+      new_source, changes = upgrade.upgrade_source(source, stage)
+    except Exception as e:  # libcst's ParserSyntaxError is not a SyntaxError
+      raise SyntaxError("%s: cannot parse: %s" % (path, str(e).splitlines()[0])) from e
+    try:
+      warnings = upgrade.warnings_for(source, resolver)
+    except SyntaxError:
+      warnings = []
+    with open(target, "w", encoding="utf-8") as f:
+      f.write(new_source)
+    results.append({"source": path, "output": target, "changes": changes, "warnings": warnings})
+  return results
+
+
+def to_json(results, stage):
+  """The report as a JSON-ready dict (schema tf1clip.upgrade/1)."""
+  return {"schema": SCHEMA, "stage": stage, "files": [{
+      "source": r["source"], "output": r["output"],
+      "changes": [{"line": c.line, "kind": c.kind, "before": c.before, "after": c.after,
+                   "warnings": list(c.warnings)} for c in r["changes"]],
+      "warnings": [{"line": line, "symbol": symbol, "note": note} for line, symbol, note in r["warnings"]],
+  } for r in results]}
+
+
+def render_text(results, out):
+  """Prints `file:line: before -> after` per change and `file:line: warning: ...` per call site."""
+  total = 0
+  for r in results:
+    rows = [(c.line, "%s -> %s" % (c.before.replace("\n", " | "), c.after) if c.after is not None
+             else "left unchanged: %s (%s)" % (c.before.replace("\n", " | "), "; ".join(c.warnings)))
+            for c in r["changes"]]
+    rows += [(c.line, "note: " + w) for c in r["changes"] if c.after is not None for w in c.warnings]
+    rows += [(line, "warning: %s: %s" % (symbol, note)) for line, symbol, note in r["warnings"]]
+    for line, text in sorted(rows, key=lambda row: row[0]):
+      print("%s:%d: %s" % (r["source"], line, text), file=out)
+    total += len(r["changes"])
+  print("tf1clip upgrade: %d change(s) in %d file(s)" % (total, len(results)), file=out)
+
+
+def _newest_checkpoint(directory):
+  """The prefix of the newest checkpoint (by its .index file) under `directory`, or None."""
+  best = None
+  for root, _, names in os.walk(directory):
+    for name in names:
+      if name.endswith(".index"):
+        path = os.path.join(root, name)
+        if best is None or os.path.getmtime(path) >= os.path.getmtime(best):
+          best = path
+  return None if best is None else best[:-len(".index")]
+
+
+def _run(mode, script, args, seed):
+  tmp = tempfile.mkdtemp(prefix="tf1clip_check_run_")
+  argv = [a.replace("{tmp}", tmp) for a in args]
+  env = dict(os.environ, PYTHONHASHSEED="0", TF_DETERMINISTIC_OPS="1",
+             TF_CPP_MIN_LOG_LEVEL=os.environ.get("TF_CPP_MIN_LOG_LEVEL", "2"))
+  process = subprocess.run(
+      [sys.executable, "-m", "tf1clip.compat.seeded_run", mode, str(seed), script] + argv,
+      capture_output=True, text=True, env=env, check=False)
+  return process, tmp
+
+
+def compare_checkpoints(original, upgraded, rtol=1e-5, atol=1e-6):
+  """Differences between two checkpoints' variables.
+
+  Args:
+    original, upgraded: checkpoint prefixes.
+    rtol, atol: tolerances (as numpy.allclose).
+
+  Returns:
+    (compared variable count, list of difference sentences).
+  """
+  import numpy as np  # pylint: disable=import-outside-toplevel
+  import tensorflow as tf  # pylint: disable=import-outside-toplevel
+  a, b = tf.train.load_checkpoint(original), tf.train.load_checkpoint(upgraded)
+  names_a, names_b = set(a.get_variable_to_shape_map()), set(b.get_variable_to_shape_map())
+  problems = ["%s is in the original's checkpoint only" % n for n in sorted(names_a - names_b)]
+  for name in sorted(names_a & names_b):
+    x, y = a.get_tensor(name), b.get_tensor(name)
+    if np.shape(x) != np.shape(y):
+      problems.append("%s: shape %s vs %s" % (name, np.shape(x), np.shape(y)))
+    elif np.asarray(x).dtype.kind in "fc" and not np.allclose(x, y, rtol=rtol, atol=atol):
+      problems.append("%s: max |difference| %.3g" % (name, float(np.max(np.abs(
+          np.asarray(x, np.float64) - np.asarray(y, np.float64))))))
+    elif np.asarray(x).dtype.kind not in "fc" and not np.array_equal(x, y):
+      problems.append("%s: values differ" % name)
+  return len(names_a & names_b), problems
+
+
+def check_run(original, upgraded, args, seed=0, rtol=1e-5, out=None):
+  """Runs `original` under tf1clip run and `upgraded` under python; compares what they leave behind.
+
+  Args:
+    original, upgraded: script paths.
+    args: the script's arguments; "{tmp}" becomes each run's own temporary directory.
+    seed: the fixed seed both runs get.
+    rtol: relative tolerance for the variables.
+    out: where to print the verdict.
+
+  Returns:
+    0 when they agree, 1 when a run fails or their results differ.
+  """
+  out = out or sys.stdout
+  if not any("{tmp}" in a for a in args):
+    print("check-run: CMD has no {tmp}: the runs share their output paths (the second may resume from "
+          "the first's checkpoint), and only their standard output is compared", file=out)
+  runs = {}
+  for label, mode, script in (("original (tf1clip run)", "run", original),
+                              ("upgraded (python)", "python", upgraded)):
+    process, tmp = _run(mode, script, args, seed)
+    runs[label] = (process, tmp)
+    if process.returncode != 0:
+      print("check-run: the %s exited with %d:\n%s" % (label, process.returncode,
+                                                       process.stderr[-3000:]), file=out)
+      return 1
+  (first, tmp_a), (second, tmp_b) = runs.values()
+  ckpt_a, ckpt_b = _newest_checkpoint(tmp_a), _newest_checkpoint(tmp_b)
+  try:
+    if ckpt_a is None and ckpt_b is None:
+      if first.stdout != second.stdout:
+        print("check-run: no checkpoint under {tmp}; the outputs differ", file=out)
+        return 1
+      print("check-run: no checkpoint under {tmp}; identical output (%d lines)" % (
+          len(first.stdout.splitlines())), file=out)
+      return 0
+    if ckpt_a is None or ckpt_b is None:
+      print("check-run: only one run wrote a checkpoint (%s, %s)" % (ckpt_a, ckpt_b), file=out)
+      return 1
+    count, problems = compare_checkpoints(ckpt_a, ckpt_b, rtol=rtol)
+    if problems:
+      print("check-run: %d of %d variables differ:\n  %s" % (len(problems), count,
+                                                             "\n  ".join(problems)), file=out)
+      return 1
+    print("check-run: %d variables agree (rtol %g)" % (count, rtol), file=out)
+    return 0
+  finally:
+    shutil.rmtree(tmp_a, ignore_errors=True)
+    shutil.rmtree(tmp_b, ignore_errors=True)
+
+
+def main(src, out_path, stage=1, output_format="text", check_run_cmd=None, seed=0, rtol=1e-5,
+         out=None, report_path=None):
+  """`tf1clip upgrade`: writes the upgraded copy and prints the report.
+
+  Args:
+    src: a Python file or a directory.
+    out_path: where the copy goes.
+    stage: 1 or 2.
+    output_format: "text" or "json" (what is printed).
+    check_run_cmd: the --check-run arguments, or None.
+    seed, rtol: the --check-run seed and relative tolerance.
+    out: where to print (default sys.stdout).
+    report_path: also write the JSON report to this file.
+
+  Returns:
+    The exit status (see the module docstring).
+  """
+  out = out or sys.stdout
+  if not os.path.exists(src):
+    print("tf1clip upgrade: %s: no such file or directory" % src, file=sys.stderr)
+    return 2
+  try:
+    results = upgrade_tree(src, out_path, stage)
+  except (ValueError, SyntaxError) as e:
+    print("tf1clip upgrade: %s" % e, file=sys.stderr)
+    return 2
+  if output_format == "json":
+    json.dump(to_json(results, stage), out, indent=2)
+    out.write("\n")
+  else:
+    render_text(results, out)
+  if report_path:
+    with open(report_path, "w") as f:
+      json.dump(to_json(results, stage), f, indent=2)
+  if check_run_cmd is None:
+    return 0
+  args = shlex.split(check_run_cmd)
+  if os.path.isdir(src):
+    if not args:
+      print("tf1clip upgrade: --check-run needs the script (relative to SRC) first", file=sys.stderr)
+      return 2
+    original, upgraded, args = os.path.join(src, args[0]), os.path.join(out_path, args[0]), args[1:]
+  else:
+    original = src
+    upgraded = os.path.join(out_path, os.path.basename(src)) if os.path.isdir(out_path) else out_path
+  return check_run(original, upgraded, args, seed=seed, rtol=rtol, out=sys.stderr if output_format == "json"
+                   else out)
