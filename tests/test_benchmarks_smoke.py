@@ -3,7 +3,7 @@
 Each benchmark runs as `make bench` runs it (`python -m benchmarks.<name>` from the repository
 root, in a subprocess of its own), with flags that shrink the graphs to toy sizes and the timing
 to no warmup and one round of one step. Nothing here looks at the times: the point is that
-the code paths run and the table comes out, so a benchmark cannot rot unnoticed. The three
+the code paths run and the table comes out, so a benchmark cannot rot unnoticed. The
 processes run concurrently, to keep this file's wall time to that of the slowest.
 """
 
@@ -35,6 +35,10 @@ SMOKE_FLAGS = {
     "accumulation": [
         "--batch_size", "8", "--num_micro_batches", "2", "--variants", "iv,v",
         "--warmup", "0", "--rounds", "1", "--iters", "1", "--memory_updates", "1"],
+    # 1 and 2 workers (the 1-worker and the aggregating paths), every clipping variant.
+    "distributed": [
+        "--workers", "1,2", "--batch_size", "2", "--input_size", "2", "--hidden_size", "4",
+        "--warmup", "0", "--rounds", "1", "--iters", "1"],
 }
 
 

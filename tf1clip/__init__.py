@@ -38,9 +38,12 @@ _EXPORTS = {
     "average_gradients": "tf1clip.accumulation",
     "fused_accumulation_step": "tf1clip.accumulation",
     "FusedStep": "tf1clip.accumulation",
+    # synchronous replicas on TF's ps/worker runtime (issue 13)
+    "SyncReplicasOptimizer": "tf1clip.replicas",
+    "clip_aggregated_gradients": "tf1clip.replicas",
 }
 _SUBMODULES = ("clipping", "transforms", "optimizer", "training_op", "variables", "accumulation",
-               "contrib", "compat", "v2")
+               "replicas", "adaptive", "summaries", "contrib", "compat", "v2")
 
 __all__ = sorted(_EXPORTS) + list(_SUBMODULES)
 

@@ -58,6 +58,10 @@ def _build_parser():
   upgrade.add_argument("--rtol", type=float, default=1e-5,
                        help="relative tolerance of --check-run (default 1e-5)")
 
+  # `cluster` and `parity` own their options (see `tf1clip cluster --help`); main() hands them over.
+  sub.add_parser(
+      "cluster", add_help=False,
+      help="run a TF1 ps/worker script as a cluster: `tf1clip cluster --ps 1 --workers 2 script.py`")
   # `parity` owns its options (see `tf1clip parity --help`); main() hands them over untouched.
   sub.add_parser(
       "parity", add_help=False,
@@ -78,6 +82,9 @@ def main(argv=None):
     # The script's arguments go to it verbatim (argparse would eat a "--"), as `python script.py` does.
     from tf1clip.compat import runner
     return runner.run_script(argv[1], argv[2:])
+  if argv[:1] == ["cluster"]:
+    from tf1clip.compat import cluster
+    return cluster.main(argv[1:])
   if argv[:1] == ["parity"]:
     from tf1clip.v2 import parity
     return parity.main(argv[1:])

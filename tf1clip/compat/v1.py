@@ -110,6 +110,10 @@ _REPLACEMENTS = {
     "nn": lambda: _Namespace(__name__ + ".nn", _V1.nn, {
         "rnn_cell": _import(_surface.TF_KERAS_MODULES["nn.rnn_cell"])}),
     "examples": lambda: _served_namespace("examples"),
+    # TF's own class with the chief's end-of-training hang removed (tf1clip.replicas explains it).
+    "train": lambda: _Namespace(__name__ + ".train", _V1.train, {
+        "SyncReplicasOptimizer": lambda: _importlib.import_module(
+            "tf1clip.replicas").SyncReplicasOptimizer}),
     "compat": lambda: _Namespace(__name__ + ".compat", _V1.compat, {
         "v1": _this_module,
         "v2": lambda: _tf.compat.v2}),

@@ -1,0 +1,126 @@
+"""`tf1clip cluster`: the roles each task gets, supervision, faults, and the classic distributed script.
+
+The supervision tests use a fixture script without TensorFlow (tests/fixtures/cluster/roles.py) so
+each task starts in a fraction of a second; one test runs the real example on TF's gRPC runtime.
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from tf1clip.compat import cluster
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROLES = os.path.join(REPO, "tests", "fixtures", "cluster", "roles.py")
+EXAMPLE = os.path.join(REPO, "examples", "legacy", "distributed_mnist_style.py")
+
+
+def _cluster(*args, timeout=300):
+  env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
+  proc = subprocess.run([sys.executable, "-m", "tf1clip", "cluster", *args], capture_output=True,
+                        text=True, env=env, timeout=timeout, cwd=REPO)
+  return proc.returncode, proc.stdout, proc.stderr
+
+
+def test_plan_gives_loopback_addresses_flags_and_tf_config():
+  tasks = cluster.plan_cluster(1, 2)
+  assert [t.role for t in tasks] == ["ps:0", "worker:0", "worker:1"]
+  assert all(re.fullmatch(r"127\.0\.0\.1:\d+", t.address) for t in tasks)
+  assert len({t.address for t in tasks}) == 3
+  worker1 = tasks[2]
+  flags = cluster.task_flags(tasks, worker1)
+  assert flags == ["--job_name=worker", "--task_index=1", "--ps_hosts=" + tasks[0].address,
+                   "--worker_hosts=%s,%s" % (tasks[1].address, tasks[2].address)]
+  config = json.loads(cluster.task_environment(tasks, worker1, {})["TF_CONFIG"])
+  assert config == {"cluster": {"ps": [tasks[0].address],
+                                "worker": [tasks[1].address, tasks[2].address]},
+                    "task": {"type": "worker", "index": 1}}
+  assert cluster.chief_of(tasks) == tasks[1]
+
+
+def test_plan_with_chief_and_hosts_lays_tasks_round_robin():
+  tasks = cluster.plan_cluster(1, 2, chief=True, hosts=["a", "b"], base_port=3000)
+  assert [(t.role, t.address) for t in tasks] == [
+      ("chief:0", "a:3000"), ("ps:0", "b:3000"), ("worker:0", "a:3001"), ("worker:1", "b:3001")]
+  assert cluster.chief_of(tasks).role == "chief:0"
+  assert "--chief_hosts=a:3000" in cluster.task_flags(tasks, tasks[0])
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--workers", "0", "x.py"], "--workers must be an integer >= 1; got 0"),
+    (["--ps", "-1", "x.py"], "--ps must be an integer >= 0; got -1"),
+    (["--timeout", "0", "x.py"], "--timeout must be a positive number"),
+])
+def test_bad_arguments_exit_2_naming_the_flag(args, message, tmp_path):
+  script = tmp_path / "x.py"
+  script.write_text("")
+  args = [str(script) if a == "x.py" else a for a in args]
+  status, _, stderr = _cluster(*args)
+  assert status == 2
+  assert message in stderr
+
+
+def test_every_task_gets_its_role_and_output_is_prefixed_and_ps_stopped():
+  status, out, _ = _cluster("--ps", "1", "--workers", "2", ROLES)
+  assert status == 0, out
+  for role in ("ps:0", "worker:0", "worker:1"):
+    assert re.search(r"^\[%s\] role %s .*tf_config_task=%s$" % (role, role, role), out, re.M), out
+  assert "[worker:0] finished worker:0" in out and "[worker:1] finished worker:1" in out
+
+
+def test_exit_status_is_the_chiefs():
+  status, out, _ = _cluster("--ps", "1", "--workers", "2", ROLES, "--behaviour=chief_status")
+  assert status == 7, out
+
+
+def test_a_killed_worker_is_reported_and_the_others_finish():
+  status, out, _ = _cluster("--ps", "1", "--workers", "2", ROLES, "--behaviour=worker_killed")
+  assert status == 0, out
+  assert "worker:1 killed by signal 9" in out
+  assert "[worker:0] finished worker:0" in out
+
+
+def test_a_dead_ps_ends_the_job_naming_the_task_and_its_last_output():
+  status, out, _ = _cluster("--ps", "1", "--workers", "2", "--timeout", "120", ROLES,
+                            "--behaviour=ps_dies")
+  assert status == 1, out
+  assert "ps:0 exited with status 3" in out
+  assert "[ps:0] ps giving up" in out.split("ps:0 exited with status 3", 1)[1]
+  assert "stopping the job" in out
+  assert "finished" not in out  # the workers were stopped, not waited for (they would wait 60 s)
+
+
+def test_hosts_print_the_command_for_each_remote_task(tmp_path):
+  script = tmp_path / "x.py"
+  script.write_text("")
+  # Every host is remote: nothing starts here, and each task's command is printed.
+  status, out, _ = _cluster("--ps", "1", "--workers", "1", "--hosts", "10.0.0.1,10.0.0.2",
+                            "--timeout", "5", str(script))
+  assert "start ps:0 on 10.0.0.1 with: tf1clip cluster --task ps:0 --hosts 10.0.0.1,10.0.0.2" in out
+  assert "start worker:0 on 10.0.0.2 with: tf1clip cluster --task worker:0" in out
+  assert status == 0
+
+
+def test_distributed_example_trains_synchronously_and_resumes_after_a_chief_restart(tmp_path):
+  train_dir = str(tmp_path / "train")
+  args = ["--ps", "1", "--workers", "2", EXAMPLE, "--train_dir", train_dir, "--batch_size", "32",
+          "--hidden_units", "16"]
+  status, out, err = _cluster(*args, "--train_steps", "30")
+  assert status == 0, out + err
+  losses = [float(v) for v in re.findall(r"^\[worker:0\] worker 0: .* loss ([\d.]+)$", out, re.M)]
+  assert len(losses) >= 2 and losses[-1] < losses[0], out
+  assert os.path.exists(os.path.join(train_dir, "checkpoint"))
+  assert "CancelledError" not in out
+
+  # The chief restarted (here with one worker, which is its own chief) and a later last step:
+  # MonitoredTrainingSession resumes from the checkpoint, and global_step goes on from there.
+  args[args.index("--workers") + 1] = "1"
+  status, out, err = _cluster(*args, "--train_steps", "50")
+  assert status == 0, out + err
+  first_step = int(re.search(r"^\[worker:0\] worker 0: local step 1, global step (\d+)", out,
+                             re.M).group(1))
+  assert first_step >= 30, out

@@ -1,0 +1,255 @@
+"""Synchronous replicas on TensorFlow's own ps/worker runtime: the pipeline's place, exactly.
+
+Every test starts a fresh in-process cluster (1 ps + 2 workers, gRPC on loopback) and drives the two
+workers' own graphs (between-graph replication, `replica_device_setter`) from two threads, the way TF
+1.x's sync_replicas_optimizer_test did. No initial tokens, so each synchronous step aggregates exactly
+one gradient from each worker; the reference is one single-process step on the concatenated batch.
+"""
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+
+import numpy as np
+import pytest
+import tensorflow as tf
+
+import tf1clip
+from tf1clip import replicas
+
+V1 = tf.compat.v1
+NUM_WORKERS = 2
+DIM, HIDDEN = 3, 4
+
+OPTIMIZERS = {
+    "sgd": lambda: V1.train.GradientDescentOptimizer(0.1),
+    "momentum": lambda: V1.train.MomentumOptimizer(0.1, 0.9),
+    "adam": lambda: V1.train.AdamOptimizer(0.1),
+}
+
+
+def _port():
+  with socket.socket() as s:
+    s.bind(("127.0.0.1", 0))
+    return s.getsockname()[1]
+
+
+def _cluster():
+  spec = tf.train.ClusterSpec({
+      "ps": ["127.0.0.1:%d" % _port()],
+      "worker": ["127.0.0.1:%d" % _port() for _ in range(NUM_WORKERS)]})
+  config = V1.ConfigProto(allow_soft_placement=True)
+  servers = [tf.distribute.Server(spec, "ps", 0, config=config)] + [
+      tf.distribute.Server(spec, "worker", i, config=config) for i in range(NUM_WORKERS)]
+  return spec, [s.target for s in servers[1:]]
+
+
+def _batches(steps, seed=0):
+  """batches[step][worker] = (x, y), each 4 examples."""
+  rng = np.random.RandomState(seed)
+  return [[(rng.randn(4, DIM).astype(np.float32), rng.randn(4, 1).astype(np.float32))
+           for _ in range(NUM_WORKERS)] for _ in range(steps)]
+
+
+def _model(x, y):
+  rng = np.random.RandomState(42)
+  w1 = V1.get_variable("w1", initializer=rng.randn(DIM, HIDDEN).astype(np.float32))
+  w2 = V1.get_variable("w2", initializer=rng.randn(HIDDEN, 1).astype(np.float32))
+  loss = tf.reduce_mean(tf.square(tf.matmul(tf.tanh(tf.matmul(x, w1)), w2) - y))
+  return loss, [w1, w2]
+
+
+def _train_replicated(make_optimizer, batches):
+  """Runs len(batches) synchronous steps on the cluster; returns (weights, chief's graph objects)."""
+  spec, targets = _cluster()
+  results, errors, chief_ready = {}, [], threading.Event()
+  finished = threading.Barrier(NUM_WORKERS, timeout=60)  # the chief closes the token queue at stop
+
+  def worker(task):
+    graph = tf.Graph()
+    with graph.as_default():
+      device = V1.train.replica_device_setter(worker_device="/job:worker/task:%d" % task, cluster=spec)
+      with V1.device(device):
+        x = V1.placeholder(tf.float32, [None, DIM])
+        y = V1.placeholder(tf.float32, [None, 1])
+        loss, variables = _model(x, y)
+        global_step = V1.train.get_or_create_global_step()
+        optimizer, extra = make_optimizer()
+        sync = optimizer if isinstance(optimizer, replicas.SyncReplicasOptimizer) else (
+            optimizer.inner_optimizer)
+        train_op = optimizer.minimize(loss, global_step=global_step)
+      config = V1.ConfigProto(allow_soft_placement=True)
+      with V1.Session(targets[task], config=config) as sess:
+        if task == 0:
+          sess.run(V1.global_variables_initializer())
+          sess.run(sync.chief_init_op)
+          sess.run(sync.get_init_tokens_op(num_tokens=0))
+          coord = V1.train.Coordinator()
+          threads = sync.get_chief_queue_runner().create_threads(sess, coord=coord, daemon=True,
+                                                                 start=True)
+          chief_ready.set()
+        else:
+          assert chief_ready.wait(60)
+          sess.run(sync.local_step_init_op)
+        for step_batches in batches:
+          bx, by = step_batches[task]
+          sess.run(train_op, {x: bx, y: by})
+        finished.wait()
+        if task == 0:
+          results["weights"] = sess.run(variables)
+          results["global_step"] = sess.run(global_step)
+          results["extra"] = sess.run(extra(graph)) if extra else None
+          coord.request_stop()
+          coord.join(threads, stop_grace_period_secs=5, ignore_live_threads=True)
+
+  def guarded(task):
+    try:
+      worker(task)
+    except BaseException as e:  # pylint: disable=broad-except
+      errors.append(e)
+      chief_ready.set()
+      finished.abort()
+
+  threads = [threading.Thread(target=guarded, args=(i,)) for i in range(NUM_WORKERS)]
+  for t in threads:
+    t.start()
+  for t in threads:
+    t.join(120)
+  assert not any(t.is_alive() for t in threads), "a worker hung"
+  if errors:
+    raise errors[0]
+  return results
+
+
+def _train_single(optimizer, batches, transform=None):
+  """The reference: one single-process step per synchronous step, on the concatenated batch."""
+  graph = tf.Graph()
+  with graph.as_default():
+    x = V1.placeholder(tf.float32, [None, DIM])
+    y = V1.placeholder(tf.float32, [None, 1])
+    loss, variables = _model(x, y)
+    global_step = V1.train.get_or_create_global_step()
+    grads_and_vars = optimizer.compute_gradients(loss, variables)
+    if transform is not None:
+      grads_and_vars = transform(grads_and_vars)
+    train_op = optimizer.apply_gradients(grads_and_vars, global_step=global_step)
+    with V1.Session() as sess:
+      sess.run(V1.global_variables_initializer())
+      for step_batches in batches:
+        sess.run(train_op, {x: np.concatenate([b[0] for b in step_batches]),
+                            y: np.concatenate([b[1] for b in step_batches])})
+      return sess.run(variables), sess.run(global_step)
+
+
+def _clip(norm):
+  def transform(grads_and_vars):
+    grads, variables = zip(*grads_and_vars)
+    clipped, _ = tf.clip_by_global_norm(grads, norm)
+    return list(zip(clipped, variables))
+  return transform
+
+
+def _sync(inner):
+  return replicas.SyncReplicasOptimizer(inner, replicas_to_aggregate=NUM_WORKERS,
+                                        total_num_replicas=NUM_WORKERS)
+
+
+@pytest.mark.parametrize("name", sorted(OPTIMIZERS))
+@pytest.mark.parametrize("clip_norm", [None, 0.3])
+def test_sync_step_equals_single_process_step_on_the_concatenated_batch(name, clip_norm):
+  batches = _batches(steps=2)
+
+  def make():
+    inner = OPTIMIZERS[name]()
+    if clip_norm is not None:
+      return replicas.clip_aggregated_gradients(inner, clip_norm, NUM_WORKERS), None
+    return _sync(inner), None
+
+  replicated = _train_replicated(make, batches)
+  expected, expected_step = _train_single(
+      OPTIMIZERS[name](), batches, None if clip_norm is None else _clip(clip_norm))
+  for got, want in zip(replicated["weights"], expected):
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+  assert replicated["global_step"] == expected_step == 2
+
+
+def test_clipping_outside_sync_replicas_clips_each_worker_before_the_mean():
+  batches = _batches(steps=1)
+  replicated = _train_replicated(
+      lambda: (tf1clip.clip_gradients_by_norm(_sync(OPTIMIZERS["sgd"]()), 0.3), None), batches)
+
+  # Reference: clip each worker's gradient, then average, then one SGD step.
+  graph = tf.Graph()
+  with graph.as_default():
+    x = V1.placeholder(tf.float32, [None, DIM])
+    y = V1.placeholder(tf.float32, [None, 1])
+    loss, variables = _model(x, y)
+    grads = tf.gradients(loss, variables)
+    clipped, _ = tf.clip_by_global_norm(grads, 0.3)
+    with V1.Session() as sess:
+      sess.run(V1.global_variables_initializer())
+      start = sess.run(variables)
+      per_worker = [sess.run(clipped, {x: b[0], y: b[1]}) for b in batches[0]]
+  expected = [w - 0.1 * np.mean([g[i] for g in per_worker], axis=0) for i, w in enumerate(start)]
+  for got, want in zip(replicated["weights"], expected):
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+  # ... which is not the big-batch clipped step.
+  big_batch, _ = _train_single(OPTIMIZERS["sgd"](), batches, _clip(0.3))
+  assert not all(np.allclose(g, b, rtol=1e-5, atol=1e-6)
+                 for g, b in zip(replicated["weights"], big_batch))
+
+
+def test_accumulation_inside_sync_replicas_is_one_update_on_k_times_n_micro_batches():
+  batches = _batches(steps=2)  # k = 2 synchronous steps x N = 2 workers = 4 micro-batches
+
+  replicated = _train_replicated(
+      lambda: (_sync(tf1clip.GradientAccumulationOptimizer(OPTIMIZERS["adam"](), 2)), None), batches)
+  expected, _ = _train_single(OPTIMIZERS["adam"](), [[b for step in batches for b in step]])
+  for got, want in zip(replicated["weights"], expected):
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+  assert replicated["global_step"] == 2  # inside sync replicas it counts synchronous steps
+
+
+def test_non_finite_gradient_from_one_worker_skips_the_whole_update_once():
+  batches = _batches(steps=2)
+  bad_x = batches[0][1][0].copy()
+  bad_x[0, 0] = np.nan
+  batches[0][1] = (bad_x, batches[0][1][1])
+
+  def make():
+    wrapped = tf1clip.WrappedOptimizer(OPTIMIZERS["adam"](), skip_non_finite=True)
+    return _sync(wrapped), lambda graph: wrapped.skipped_steps
+
+  replicated = _train_replicated(make, batches)
+  expected, _ = _train_single(OPTIMIZERS["adam"](), batches[1:])  # the first step left no trace
+  for got, want in zip(replicated["weights"], expected):
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+  assert replicated["extra"] == 1
+  assert replicated["global_step"] == 2
+
+
+def test_chief_of_sync_replicas_closes_at_once_without_traceback():
+  """MonitoredTrainingSession used to wait stop_grace_period_secs (120 s) and print CancelledError."""
+  script = """
+import tensorflow as tf, tf1clip.replicas as r
+V1 = tf.compat.v1
+V1.disable_eager_execution()
+w = V1.get_variable("w", initializer=1.0)
+gs = V1.train.get_or_create_global_step()
+opt = r.SyncReplicasOptimizer(V1.train.GradientDescentOptimizer(0.1), 1, 1)
+train = opt.minimize(tf.square(w), global_step=gs)
+hooks = [opt.make_session_run_hook(True), V1.train.StopAtStepHook(last_step=3)]
+with V1.train.MonitoredTrainingSession(hooks=hooks) as s:
+  while not s.should_stop():
+    s.run(train)
+print("DONE")
+"""
+  env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
+  # TensorFlow's own class hangs here for stop_grace_period_secs (120 s): the timeout catches that.
+  proc = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
+                        timeout=100)
+  assert proc.returncode == 0, proc.stderr
+  assert "DONE" in proc.stdout
+  assert "CancelledError" not in proc.stderr
