@@ -124,3 +124,20 @@ def test_distributed_example_trains_synchronously_and_resumes_after_a_chief_rest
   first_step = int(re.search(r"^\[worker:0\] worker 0: local step 1, global step (\d+)", out,
                              re.M).group(1))
   assert first_step >= 30, out
+
+
+def test_estimator_script_trains_distributed_from_tf_config(tmp_path):
+  model_dir = str(tmp_path / "model")
+  status, out, err = _cluster(
+      "--chief", "--ps", "1", "--workers", "1", "--timeout", "240",
+      os.path.join(REPO, "examples", "legacy", "estimator_train.py"), "--model_dir", model_dir,
+      "--train_steps", "40", "--log_every", "20")
+  assert status == 0, out + err
+  # The chief and the worker train one model (variables on the ps) to the same last step, then
+  # each evaluates the checkpoint the chief wrote.
+  chief_eval = re.search(r"^\[chief:0\] eval after step (\d+): loss ([\d.]+)", out, re.M)
+  worker_eval = re.search(r"^\[worker:0\] eval after step (\d+): loss ([\d.]+)", out, re.M)
+  assert chief_eval and worker_eval, out
+  assert chief_eval.group(1) == "40" and worker_eval.groups() == chief_eval.groups()
+  assert "[chief:0] exported SavedModel" in out
+  assert os.path.exists(os.path.join(model_dir, "checkpoint"))

@@ -6,9 +6,12 @@ the two conventions legacy distributed scripts read:
 
 - flags: `--job_name=<ps|worker|chief> --task_index=<i> --ps_hosts=<h:p,...> --worker_hosts=<h:p,...>`
   (the between-graph replication scripts of TF 1.x: `tf.train.ClusterSpec`, `tf.train.Server`,
-  `replica_device_setter`, `SyncReplicasOptimizer`), unless `--no_flags`;
+  `replica_device_setter`, `SyncReplicasOptimizer`), unless `--no_flags` (or `--chief`);
 - the `TF_CONFIG` environment variable (`{"cluster": {...}, "task": {"type": ..., "index": ...}}`),
-  which tf.estimator's RunConfig and tf.distribute's cluster resolvers read.
+  which tf.estimator's RunConfig and tf.distribute's cluster resolvers read. Estimator scripts
+  (`train_and_evaluate`) run distributed with `tf1clip cluster --chief --ps 1 --workers 1 train.py`:
+  the estimator library starts each task's server, places variables on the ps tasks and runs the
+  chief, worker and ps roles itself.
 
 There is no parameter server of ours: the ps tasks are the script's own `tf.train.Server(...).join()`.
 
@@ -296,7 +299,8 @@ def build_parser():
   parser.add_argument("--ps", type=int, default=1, help="parameter-server tasks (default 1)")
   parser.add_argument("--workers", type=int, default=2, help="worker tasks (default 2)")
   parser.add_argument("--chief", action="store_true",
-                      help="add a separate chief task (estimator-style TF_CONFIG scripts)")
+                      help="add a separate chief task (estimator-style TF_CONFIG scripts; implies "
+                      "--no_flags, since such scripts define no --job_name)")
   parser.add_argument("--hosts", default=None,
                       help="comma-separated hosts for a multi-machine cluster (default: loopback)")
   parser.add_argument("--port", type=int, default=2222,
@@ -330,5 +334,6 @@ def main(argv):
     parser.error(str(e))
   if args.task is not None and args.hosts is None:
     parser.error("--task goes with --hosts (the other tasks' addresses must be known)")
-  return run_cluster(args.script, args.script_args, tasks, pass_flags=not args.no_flags,
+  return run_cluster(args.script, args.script_args, tasks,
+                     pass_flags=not (args.no_flags or args.chief),
                      only=only, timeout=args.timeout)
