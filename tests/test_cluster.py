@@ -108,7 +108,7 @@ def test_hosts_print_the_command_for_each_remote_task(tmp_path):
 def test_distributed_example_trains_synchronously_and_resumes_after_a_chief_restart(tmp_path):
   train_dir = str(tmp_path / "train")
   args = ["--ps", "1", "--workers", "2", EXAMPLE, "--train_dir", train_dir, "--batch_size", "32",
-          "--hidden_units", "16"]
+          "--hidden_units", "16", "--log_every", "3"]
   status, out, err = _cluster(*args, "--train_steps", "30")
   assert status == 0, out + err
   losses = [float(v) for v in re.findall(r"^\[worker:0\] worker 0: .* loss ([\d.]+)$", out, re.M)]

@@ -56,8 +56,9 @@ def test_unsupported_submodule_names_the_whole_symbol_and_the_replacement():
 
 
 def test_calling_an_unsupported_submodule_fails_too():
-  with pytest.raises(catalog.ContribNotProvidedError, match=r"^tf\.contrib\.tpu is not provided"):
-    contrib.tpu()
+  with pytest.raises(catalog.ContribNotProvidedError,
+                     match=r"^tf\.contrib\.tensor_forest is not provided"):
+    contrib.tensor_forest()
 
 
 def test_from_import_of_an_unsupported_name_raises_our_message_not_pythons():

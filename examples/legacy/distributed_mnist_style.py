@@ -29,6 +29,7 @@ flags.DEFINE_integer("hidden_units", 64, "hidden layer size")
 flags.DEFINE_float("learning_rate", 0.01, "Adam learning rate")
 flags.DEFINE_float("clip_norm", 5.0, "clip gradients at this global norm")
 flags.DEFINE_string("train_dir", "/tmp/distributed_mnist_style", "checkpoint directory (chief)")
+flags.DEFINE_integer("log_every", 20, "the chief prints the loss every this many of its own steps")
 FLAGS = flags.FLAGS
 
 IMAGE_PIXELS = 28
@@ -90,7 +91,7 @@ def main(unused_argv):
     while not sess.should_stop():
       _, step, loss_value = sess.run([train_op, global_step, loss])
       local_step += 1
-      if is_chief and (local_step == 1 or local_step % 20 == 0):
+      if is_chief and (local_step == 1 or local_step % FLAGS.log_every == 0):
         print("worker %d: local step %d, global step %d, loss %.4f"
               % (FLAGS.task_index, local_step, step, loss_value))
   print("worker %d: done after %d local steps" % (FLAGS.task_index, local_step))
