@@ -190,8 +190,8 @@ def crf_log_likelihood(inputs, tag_indices, sequence_lengths, transition_params=
   return sequence_scores - log_norm, transition_params
 
 
-class CrfForwardRnnCell(legacy_cells.RNNCell):
-  """One step of the CRF forward algorithm: alphas' = inputs + logsumexp_i(alphas_i + T[i, :])."""
+class _TransitionCell(legacy_cells.RNNCell):
+  """A cell over the tag dimension that adds the transition scores to its state each step."""
 
   def __init__(self, transition_params):
     """Creates the cell.
@@ -211,39 +211,27 @@ class CrfForwardRnnCell(legacy_cells.RNNCell):
   @property
   def output_size(self):
     return self._num_tags
+
+  def _transition_scores(self, state):
+    """[batch, from_tag, to_tag]: the state of each previous tag plus the transition score."""
+    return tf.expand_dims(state, 2) + self._transition_params
+
+
+class CrfForwardRnnCell(_TransitionCell):
+  """One step of the CRF forward algorithm: alphas' = inputs + logsumexp_i(alphas_i + T[i, :])."""
 
   def __call__(self, inputs, state, scope=None):
     """Returns (new_alphas, new_alphas), each [batch, num_tags]."""
-    transition_scores = tf.expand_dims(state, 2) + self._transition_params
-    new_alphas = inputs + tf.reduce_logsumexp(transition_scores, [1])
+    new_alphas = inputs + tf.reduce_logsumexp(self._transition_scores(state), [1])
     return new_alphas, new_alphas
 
 
-class CrfDecodeForwardRnnCell(legacy_cells.RNNCell):
+class CrfDecodeForwardRnnCell(_TransitionCell):
   """One Viterbi forward step: outputs the backpointers, carries the best scores."""
-
-  def __init__(self, transition_params):
-    """Creates the cell.
-
-    Args:
-      transition_params: [num_tags, num_tags] transition scores (num_tags static).
-    """
-    super().__init__()
-    transition_params = tf.convert_to_tensor(transition_params)
-    self._transition_params = tf.expand_dims(transition_params, 0)
-    self._num_tags = tf.compat.dimension_value(transition_params.shape[0])
-
-  @property
-  def state_size(self):
-    return self._num_tags
-
-  @property
-  def output_size(self):
-    return self._num_tags
 
   def __call__(self, inputs, state, scope=None):
     """Returns (backpointers [batch, num_tags] int32, new scores [batch, num_tags])."""
-    transition_scores = tf.expand_dims(state, 2) + self._transition_params
+    transition_scores = self._transition_scores(state)
     new_state = inputs + tf.reduce_max(transition_scores, [1])
     backpointers = tf.cast(tf.argmax(transition_scores, 1), tf.int32)
     return backpointers, new_state
