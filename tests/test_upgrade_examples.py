@@ -15,6 +15,7 @@ through compat.seeded_run: the original under tf1clip's runner, the upgrade unde
 import ast
 
 import collections
+import concurrent.futures
 import io
 import os
 import re
@@ -123,31 +124,46 @@ def runs(tmp_path_factory):
     shutil.rmtree(out)
     upgrade_cli.upgrade_tree(LEGACY, out, stage)
     trees["stage%d" % stage] = out
-  cache = {}
+  cache = {}  # (script, variant) -> Future of (process, tmp)
+  # Every run is queued at once and two go at a time (each is mostly one core: TF's import and a tiny
+  # graph), so the cores stay busy across scripts.
+  pool = concurrent.futures.ThreadPoolExecutor(max_workers=2)
 
-  def get(script, variant):
+  def run(script, variant):
+    spec = EXAMPLES[script]
+    args = list(spec.args)
+    if spec.needs:  # queued before this run (FIFO), so it is running or done: no deadlock
+      needed = cache[(spec.needs, "original")].result()[1]
+      args = [a.replace("{needs}", needed) for a in args]
+    mode, path = (("run", os.path.join(LEGACY, script)) if variant == "original"
+                  else ("python", os.path.join(trees[variant], script)))
+    if spec.cluster:
+      return _run_cluster(mode, path, spec._replace(args=args))
+    return upgrade_cli._run(mode, path, args, seed=0)  # pylint: disable=protected-access
+
+  def submit(script, variant):
     key = (script, variant)
     if key not in cache:
-      spec = EXAMPLES[script]
-      args = list(spec.args)
-      if spec.needs:
-        needed = get(spec.needs, "original")[1]
-        args = [a.replace("{needs}", needed) for a in args]
+      if EXAMPLES[script].needs:
+        submit(EXAMPLES[script].needs, "original")
       if variant == "stage2" and _same_at_both_stages(trees, script):
-        cache[key] = get(script, "stage1")
-        return cache[key]
-      mode, path = (("run", os.path.join(LEGACY, script)) if variant == "original"
-                    else ("python", os.path.join(trees[variant], script)))
-      if spec.cluster:
-        process, tmp = _run_cluster(mode, path, spec._replace(args=args))
+        cache[key] = submit(script, "stage1")
       else:
-        process, tmp = upgrade_cli._run(mode, path, args, seed=0)  # pylint: disable=protected-access
-      assert process.returncode == 0, "%s (%s) failed:\n%s" % (script, variant, process.stderr[-3000:])
-      cache[key] = (process, tmp)
+        cache[key] = pool.submit(run, script, variant)
     return cache[key]
 
+  for script in sorted(s for s, spec in EXAMPLES.items() if spec is not None):
+    for variant in ("original",) + VARIANTS:
+      submit(script, variant)
+
+  def get(script, variant):
+    process, tmp = cache[(script, variant)].result()
+    assert process.returncode == 0, "%s (%s) failed:\n%s" % (script, variant, process.stderr[-3000:])
+    return process, tmp
+
   yield get
-  for tmp in {tmp for _, tmp in cache.values()}:
+  pool.shutdown(wait=True)
+  for tmp in {f.result()[1] for f in cache.values() if f.exception() is None}:
     shutil.rmtree(tmp, ignore_errors=True)
 
 
