@@ -203,6 +203,25 @@ def test_upgrade_usage_errors(tmp_path, capsys):
   capsys.readouterr()
 
 
+def test_check_run_takes_the_training_checkpoint_over_a_later_saved_model(tmp_path):
+  # An Estimator writes model.ckpt-N, then export_saved_model writes <export>/<ts>/variables/.
+  (tmp_path / "model.ckpt-2.index").write_text("")
+  (tmp_path / "model.ckpt-4.index").write_text("")
+  os.utime(tmp_path / "model.ckpt-2.index", (1, 1))
+  os.utime(tmp_path / "model.ckpt-4.index", (2, 2))  # older than the export, as in a real run
+  export = tmp_path / "export" / "123"
+  (export / "variables").mkdir(parents=True)
+  (export / "saved_model.pb").write_text("")
+  (export / "variables" / "variables.index").write_text("")
+  newest = upgrade_cli._newest_checkpoint(str(tmp_path))  # pylint: disable=protected-access
+  assert newest == str(tmp_path / "model.ckpt-4")
+  for name in ("model.ckpt-2.index", "model.ckpt-4.index"):
+    (tmp_path / name).unlink()
+  # With nothing else there, the SavedModel's variables are the run's final state.
+  newest = upgrade_cli._newest_checkpoint(str(tmp_path))  # pylint: disable=protected-access
+  assert newest == str(export / "variables" / "variables")
+
+
 def test_check_run_agrees_on_the_rewritten_gradients(tmp_path, capsys):
   # End to end: stage 2 rewrites three gradient forms; the copy under python ends with the variables of
   # the original under tf1clip run (Adam/Momentum slots and global_step included).
