@@ -141,3 +141,26 @@ def test_estimator_script_trains_distributed_from_tf_config(tmp_path):
   assert chief_eval.group(1) == "40" and worker_eval.groups() == chief_eval.groups()
   assert "[chief:0] exported SavedModel" in out
   assert os.path.exists(os.path.join(model_dir, "checkpoint"))
+
+
+def test_python_option_runs_each_task_as_plain_python_script(tmp_path, monkeypatch):
+  tasks = cluster.plan_cluster(1, 1)
+  worker = tasks[1]
+  flags = cluster.task_flags(tasks, worker)
+  plain = cluster.task_command("up.py", ["--a", "1"], tasks, worker,
+                               prefix=cluster.launcher(plain_python=True))
+  assert plain == [sys.executable, "up.py", "--a", "1"] + flags
+  default = cluster.task_command("up.py", ["--a", "1"], tasks, worker)
+  assert default == [sys.executable, "-m", "tf1clip", "run", "up.py", "--a", "1"] + flags
+  assert cluster.task_command("up.py", [], tasks, worker, pass_flags=False,
+                              prefix=cluster.launcher(True, python="py3")) == ["py3", "up.py"]
+
+  # `tf1clip cluster --python` hands the plain prefix to the launcher; without it, tf1clip run.
+  script = tmp_path / "up.py"
+  script.write_text("")
+  seen = []
+  monkeypatch.setattr(cluster, "run_cluster", lambda *a, **k: seen.append(k["prefix"]) or 0)
+  assert cluster.main(["--ps", "1", "--workers", "1", "--python", str(script), "--x"]) == 0
+  assert cluster.main(["--ps", "1", "--workers", "1", str(script)]) == 0
+  assert seen == [[sys.executable], [sys.executable, "-m", "tf1clip", "run"]]
+  assert "--python" in cluster.build_parser().format_help()

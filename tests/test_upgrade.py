@@ -11,6 +11,8 @@ provided), regenerate the golden files with `python tests/test_upgrade.py --rege
 import io
 import json
 import os
+import subprocess
+import sys
 import textwrap
 
 import pytest
@@ -30,11 +32,25 @@ def _read(name):
     return f.read()
 
 
-@pytest.mark.parametrize("name", ["imports", "gradients"])
+GOLDEN = ("imports", "gradients", "estimator_imports")
+
+
+@pytest.mark.parametrize("name", GOLDEN)
 @pytest.mark.parametrize("stage", [1, 2])
 def test_upgrade_matches_the_golden_file(name, stage):
   new_source, _ = upgrade.upgrade_source(_read(name + ".py"), stage)
   assert new_source == _read("%s.stage%d.py" % (name, stage))
+
+
+def test_estimator_tpu_seq2seq_imports_resolve_under_plain_python():
+  # One interpreter runs both goldens: every name they bind (tf.estimator through the facade,
+  # tensorflow-estimator's shim, tf.contrib.tpu / data / seq2seq) must resolve without tf1clip run.
+  code = "import runpy, sys\nfor p in sys.argv[1:]: runpy.run_path(p)\n"
+  proc = subprocess.run(
+      [sys.executable, "-c", code] + [os.path.join(FIXTURES, "estimator_imports.stage%d.py" % s)
+                                      for s in (1, 2)],
+      capture_output=True, text=True, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2"), check=False)
+  assert proc.returncode == 0, proc.stderr[-3000:]
 
 
 def test_stage_1_changes_only_import_lines_and_is_idempotent():
@@ -187,6 +203,25 @@ def test_upgrade_usage_errors(tmp_path, capsys):
   capsys.readouterr()
 
 
+def test_check_run_takes_the_training_checkpoint_over_a_later_saved_model(tmp_path):
+  # An Estimator writes model.ckpt-N, then export_saved_model writes <export>/<ts>/variables/.
+  (tmp_path / "model.ckpt-2.index").write_text("")
+  (tmp_path / "model.ckpt-4.index").write_text("")
+  os.utime(tmp_path / "model.ckpt-2.index", (1, 1))
+  os.utime(tmp_path / "model.ckpt-4.index", (2, 2))  # older than the export, as in a real run
+  export = tmp_path / "export" / "123"
+  (export / "variables").mkdir(parents=True)
+  (export / "saved_model.pb").write_text("")
+  (export / "variables" / "variables.index").write_text("")
+  newest = upgrade_cli._newest_checkpoint(str(tmp_path))  # pylint: disable=protected-access
+  assert newest == str(tmp_path / "model.ckpt-4")
+  for name in ("model.ckpt-2.index", "model.ckpt-4.index"):
+    (tmp_path / name).unlink()
+  # With nothing else there, the SavedModel's variables are the run's final state.
+  newest = upgrade_cli._newest_checkpoint(str(tmp_path))  # pylint: disable=protected-access
+  assert newest == str(export / "variables" / "variables")
+
+
 def test_check_run_agrees_on_the_rewritten_gradients(tmp_path, capsys):
   # End to end: stage 2 rewrites three gradient forms; the copy under python ends with the variables of
   # the original under tf1clip run (Adam/Momentum slots and global_step included).
@@ -225,7 +260,7 @@ def test_check_run_fails_on_a_difference_above_tolerance(tmp_path, monkeypatch):
 if __name__ == "__main__":
   import sys  # pylint: disable=g-import-not-at-top
   if sys.argv[1:] == ["--regenerate"]:
-    for golden in ("imports", "gradients"):
+    for golden in GOLDEN:
       for golden_stage in (1, 2):
         with open(os.path.join(FIXTURES, "%s.stage%d.py" % (golden, golden_stage)), "w") as f:
           f.write(upgrade.upgrade_source(_read(golden + ".py"), golden_stage)[0])

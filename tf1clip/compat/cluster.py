@@ -13,6 +13,10 @@ the two conventions legacy distributed scripts read:
   the estimator library starts each task's server, places variables on the ps tasks and runs the
   chief, worker and ps roles itself.
 
+`--python` runs each task as `python script.py [args...]` instead: for a script that already runs under
+plain Python, e.g. the copy `tf1clip upgrade` wrote (it imports `tf1clip.compat.v1` itself), so the
+upgraded script is launched exactly as its user will launch it, without tf1clip's import hook.
+
 There is no parameter server of ours: the ps tasks are the script's own `tf.train.Server(...).join()`.
 
 Lifetime: every task's output is echoed line by line with its role as prefix ("[worker:1] ...").
@@ -135,9 +139,35 @@ def task_flags(tasks, task):
   return flags
 
 
-def task_command(script, script_args, tasks, task, pass_flags=True, python=None):
-  """The command line that runs `task`: the script through `tf1clip run`, with its role's flags."""
-  command = [python or sys.executable, "-m", "tf1clip", "run", script] + list(script_args)
+def launcher(plain_python=False, python=None):
+  """The command prefix that starts a script: `python -m tf1clip run`, or `python` with `plain_python`.
+
+  Args:
+    plain_python: run the script under the bare interpreter (`tf1clip cluster --python`).
+    python: the interpreter (default: the one running tf1clip).
+
+  Returns:
+    A list of argv words; the script and its arguments follow.
+  """
+  interpreter = python or sys.executable
+  return [interpreter] if plain_python else [interpreter, "-m", "tf1clip", "run"]
+
+
+def task_command(script, script_args, tasks, task, pass_flags=True, python=None, prefix=None):
+  """The command line that runs `task`: the script with its role's flags.
+
+  Args:
+    script, script_args: the script and its own arguments.
+    tasks: the cluster (plan_cluster()).
+    task: the Task to run.
+    pass_flags: append --job_name/--task_index/--ps_hosts/--worker_hosts.
+    python: the interpreter for the default prefix.
+    prefix: the argv words before the script (launcher()); default `python -m tf1clip run`.
+
+  Returns:
+    The argv list.
+  """
+  command = list(prefix or launcher(python=python)) + [script] + list(script_args)
   if pass_flags:
     command += task_flags(tasks, task)
   return command
@@ -202,7 +232,7 @@ def _describe_death(process, status):
 
 
 def run_cluster(script, script_args, tasks, pass_flags=True, only=None, timeout=None,
-                out=None, poll_seconds=0.2):
+                out=None, poll_seconds=0.2, prefix=None):
   """Starts the local tasks of a cluster, supervises them, and returns the job's exit status.
 
   Args:
@@ -214,6 +244,7 @@ def run_cluster(script, script_args, tasks, pass_flags=True, only=None, timeout=
     timeout: seconds after which every task is stopped and the job fails (None: no limit).
     out: where prefixed output and the launcher's own messages go (default sys.stdout).
     poll_seconds: how often the processes are checked.
+    prefix: the argv words that start the script (launcher()); default `python -m tf1clip run`.
 
   Returns:
     The chief's exit status (0 when it finished); 1 when a ps task or the chief died while the
@@ -227,13 +258,15 @@ def run_cluster(script, script_args, tasks, pass_flags=True, only=None, timeout=
     targets = [t for t in tasks if _is_local(t.address)]
     for task in tasks:
       if task not in targets:
+        plain = ["--python"] if prefix == launcher(plain_python=True) else []
         _report(out, "start %s on %s with: %s" % (task.role, task.address.rsplit(":", 1)[0], " ".join(
             ["tf1clip", "cluster", "--task", task.role, "--hosts", ",".join(
-                t.address.rsplit(":", 1)[0] for t in tasks), script] + list(script_args))))
+                t.address.rsplit(":", 1)[0] for t in tasks)] + plain + [script] + list(script_args))))
   processes = {}
   for task in targets:
     env = task_environment(tasks, task)
-    processes[task] = _Process(task, task_command(script, script_args, tasks, task, pass_flags),
+    processes[task] = _Process(task, task_command(script, script_args, tasks, task, pass_flags,
+                                                            prefix=prefix),
                                env, out)
   servers = [p for t, p in processes.items() if t.job == "ps"]
   trainers = [p for t, p in processes.items() if t.job != "ps"]
@@ -309,6 +342,10 @@ def build_parser():
                       help="start only this task (e.g. worker:1), for multi-machine clusters")
   parser.add_argument("--no_flags", action="store_true",
                       help="pass only TF_CONFIG, not --job_name/--task_index/--ps_hosts/--worker_hosts")
+  parser.add_argument("--python", action="store_true",
+                      help="run each task as `python script.py` instead of `python -m tf1clip run "
+                      "script.py`: for scripts that run under plain Python, e.g. the output of "
+                      "`tf1clip upgrade`")
   parser.add_argument("--timeout", type=float, default=None,
                       help="stop the whole job after this many seconds and exit 1")
   parser.add_argument("script", help="the legacy TF1 script every task runs")
@@ -336,4 +373,4 @@ def main(argv):
     parser.error("--task goes with --hosts (the other tasks' addresses must be known)")
   return run_cluster(args.script, args.script_args, tasks,
                      pass_flags=not (args.no_flags or args.chief),
-                     only=only, timeout=args.timeout)
+                     only=only, timeout=args.timeout, prefix=launcher(plain_python=args.python))

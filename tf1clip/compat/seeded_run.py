@@ -3,7 +3,10 @@
 `python -m tf1clip.compat.seeded_run {run|python} SEED script.py [args...]` seeds Python's `random`, NumPy
 and the TF1 default graph (`tf.set_random_seed`) before the script's first line, so an original script run
 by tf1clip's runner and its upgraded copy run by the interpreter draw the same initial weights even when
-the script sets no seed itself. Both modes import tf1clip's TF1 facade first (the upgraded script imports
+the script sets no seed itself. A graph the script (or a library such as tf.estimator, which builds its
+own graph per train/evaluate/export and sets its seed from `RunConfig.tf_random_seed`, None by default)
+leaves without a graph-level seed reads SEED as its seed, so those graphs draw the same weights too, and
+random ops still have a seed when TF_DETERMINISTIC_OPS is on (they would raise otherwise). Both modes import tf1clip's TF1 facade first (the upgraded script imports
 it anyway; the runner hands it to `import tensorflow`), so the default graph they seed is the one the
 script builds in.
 
@@ -13,6 +16,19 @@ Data flow: compat.runner + compat.v1 <- compat.seeded_run <- compat.upgrade_cli 
 import os
 import runpy
 import sys
+
+
+def _default_graph_seed(seed):
+  """Makes `seed` the graph-level seed of every graph whose own seed is None (set or never set)."""
+  from tensorflow.python.framework import ops  # pylint: disable=import-outside-toplevel
+
+  def get(graph):
+    return seed if graph._seed is None else graph._seed  # pylint: disable=protected-access
+
+  def put(graph, value):
+    graph._seed = value  # pylint: disable=protected-access
+
+  ops.Graph.seed = property(get, put, doc=ops.Graph.seed.__doc__)
 
 
 def main(argv):
@@ -36,6 +52,7 @@ def main(argv):
   np.random.seed(seed)
   from tf1clip.compat import v1 as tf  # pylint: disable=import-outside-toplevel
   tf.set_random_seed(seed)
+  _default_graph_seed(seed)
   if mode == "run":
     from tf1clip.compat import runner  # pylint: disable=import-outside-toplevel
     return runner.run_script(script, args)

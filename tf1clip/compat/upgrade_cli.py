@@ -119,15 +119,23 @@ def render_text(results, out):
 
 
 def _newest_checkpoint(directory):
-  """The prefix of the newest checkpoint (by its .index file) under `directory`, or None."""
-  best = None
+  """The prefix of the newest checkpoint (by its .index file) under `directory`, or None.
+
+  A training checkpoint wins over a SavedModel's variables (`<export>/variables/variables.index` next to
+  a saved_model.pb, written after training by e.g. Estimator.export_saved_model): the run's final
+  state is what the script's saver wrote; a SavedModel's variables count only when nothing else is there.
+  """
+  best = {True: None, False: None}
   for root, _, names in os.walk(directory):
+    saved_model = (os.path.basename(root) == "variables" and os.path.exists(
+        os.path.join(os.path.dirname(root), "saved_model.pb")))
     for name in names:
       if name.endswith(".index"):
         path = os.path.join(root, name)
-        if best is None or os.path.getmtime(path) >= os.path.getmtime(best):
-          best = path
-  return None if best is None else best[:-len(".index")]
+        if best[saved_model] is None or os.path.getmtime(path) >= os.path.getmtime(best[saved_model]):
+          best[saved_model] = path
+  found = best[False] or best[True]
+  return None if found is None else found[:-len(".index")]
 
 
 def _run(mode, script, args, seed):
