@@ -108,7 +108,7 @@ def test_report_reads_tf2_runs_with_adaptive_thresholds(tmp_path):
   writer = tf.summary.create_file_writer(str(tmp_path))
   with writer.as_default():
     for n in NORMS[:12]:
-      step(tf.constant([n * 0.6, n * 0.8]))
+      step(tf.constant([n * 0.6, n * 0.8], tf.float32))
   writer.close()
   r = report.make_report(str(tmp_path), str(tmp_path / "out"))
   np.testing.assert_allclose(r.norms, NORMS[:12], rtol=1e-6)
