@@ -228,3 +228,21 @@ def test_bad_summaries_argument_names_itself():
     tf1clip.WrappedOptimizer(_sgd(), summaries="yes")
   with pytest.raises(ValueError, match="`summaries` must be None"):
     summaries.check_summaries(1)
+
+
+def test_reading_state_only_never_reads_the_gradients(tmp_path):
+  # As inside SyncReplicasOptimizer: a summary fetch must not pull the gradient tensors again.
+  with tf.Graph().as_default():
+    w = tf.compat.v1.get_variable("w", initializer=tf.zeros([3]))
+    g = tf.compat.v1.placeholder(tf.float32, [3])
+    with summaries.reading_state_only():
+      tf1clip.WrappedOptimizer(_sgd(), [transforms.clip_by_global_norm(1.0)]).minimize(
+          tf.reduce_sum(w * g))
+    assert tf.compat.v1.summary.merge_all() is None  # the default records nothing there
+    with summaries.reading_state_only():
+      tf1clip.WrappedOptimizer(_sgd(), [transforms.clip_by_global_norm(1.0)],
+                               summaries=True).minimize(tf.reduce_sum(w * g))
+    merged = tf.compat.v1.summary.merge_all()
+    with tf.compat.v1.Session() as sess:
+      sess.run(tf.compat.v1.global_variables_initializer())
+      sess.run(merged)  # no feed needed: the summaries read only the observer's variables

@@ -37,6 +37,9 @@ Place in the data flow (DESIGN.md): clipping <- transforms <- **summaries** <- o
 (the wrappers call `observe`, `record_skipped`, `record_accumulation`).
 """
 
+import contextlib
+import threading
+
 import numpy as np
 import tensorflow as tf
 
@@ -61,6 +64,30 @@ TAGS = {
 # A transform that only rounds its input differently is not "clipping": a step counts as
 # clipped when the norm went down by more than this fraction.
 _CLIPPED_FRACTION = 1e-6
+
+
+_STATE_ONLY = threading.local()
+
+
+@contextlib.contextmanager
+def reading_state_only():
+  """Within it, graph-mode summaries never read the gradients, only variables.
+
+  For gradients that a fetch must not recompute: `tf1clip.replicas.SyncReplicasOptimizer` hands
+  its inner optimizer gradients taken from the chief's accumulators, and a summary fetched by a
+  hook would take again (a deadlock). Inside, the default (``summaries=None``) observes nothing
+  and an observer with counters writes its state (the last step's values).
+  """
+  previous = getattr(_STATE_ONLY, "on", False)
+  _STATE_ONLY.on = True
+  try:
+    yield
+  finally:
+    _STATE_ONLY.on = previous
+
+
+def _state_only():
+  return getattr(_STATE_ONLY, "on", False) and _graph_mode()
 
 
 def _graph_mode():
@@ -182,7 +209,7 @@ class Observed(adaptive.StatefulTransform):
         if g is not None:
           values[TAGS["variable_norm"] + transforms_lib.variable_name(v)] = (
               clipping.global_norm([g]))
-    if _graph_mode() and _in_control_flow():
+    if _graph_mode() and (_in_control_flow() or _state_only()):
       # Inside a tf.cond (skip_non_finite) a summary op could not be fetched: write, outside
       # it, the state this step leaves behind (read when the summaries run).
       with tf.init_scope():
@@ -194,7 +221,7 @@ class Observed(adaptive.StatefulTransform):
     return out, assigns, stats
 
   def _write_stateless(self, grads_and_vars, stats, norm, clipped_norm, clipped):
-    if _graph_mode() and _in_control_flow():
+    if _graph_mode() and (_in_control_flow() or _state_only()):
       return stats  # a summary op in a cond branch could not be fetched
     values = {TAGS["global_norm"]: norm, TAGS["clipped_global_norm"]: clipped_norm,
               TAGS["clipped"]: clipped}
@@ -332,7 +359,7 @@ def enabled(summaries):
   """
   if summaries is None:
     if _graph_mode():
-      return True
+      return not _state_only()
     with tf.init_scope():
       return bool(tf.summary.should_record_summaries())
   return bool(summaries)
