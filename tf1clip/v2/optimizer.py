@@ -472,8 +472,8 @@ def _colocated(var):
   return tf.device(tf_variable(var).device)
 
 
-def clip_gradients_by_norm(optimizer: Any, clip_norm: Any,
-                           name: Optional[str] = None) -> WrappedOptimizer:
+def clip_gradients_by_norm(optimizer: Any, clip_norm: Any, name: Optional[str] = None,
+                           summaries: Union[None, bool, str] = None) -> WrappedOptimizer:
   """Returns a Keras optimizer wrapper that clips gradients by their global norm first.
 
   The TF2 counterpart of ``tf1clip.clip_gradients_by_norm`` (``tf.contrib.estimator``'s):
@@ -484,6 +484,8 @@ def clip_gradients_by_norm(optimizer: Any, clip_norm: Any,
     optimizer: a Keras 3 or tf-keras optimizer.
     clip_norm: a positive number or scalar Tensor.
     name: the wrapper's name; defaults to ``"ClipByNorm" + inner name``.
+    summaries: record the ``tf1clip/`` scalars; see `WrappedOptimizer` (default: on under a
+      default ``tf.summary`` writer).
 
   Returns:
     A `WrappedOptimizer`.
@@ -499,4 +501,4 @@ def clip_gradients_by_norm(optimizer: Any, clip_norm: Any,
   optimizer_kind(optimizer)
   inner_name = getattr(optimizer, "name", None) or type(optimizer).__name__
   return WrappedOptimizer(optimizer, [transforms_lib.clip_by_global_norm(clip_norm)],
-                          name=name or "ClipByNorm" + str(inner_name))
+                          name=name or "ClipByNorm" + str(inner_name), summaries=summaries)
