@@ -259,7 +259,8 @@ def clip_gradients_by_norm(optimizer: _Optimizer, clip_norm: Any,
 
   Raises:
     TypeError: if `optimizer` is not an Optimizer.
-    ValueError: if `clip_norm` is a number <= 0.
+    ValueError: if `clip_norm` is a number <= 0, or `summaries` is not None, a bool or
+      ``"per_variable"``.
 
   References:
     Pascanu, Mikolov, Bengio, "On the difficulty of training recurrent neural networks",
