@@ -2,14 +2,19 @@
 
 Times one training step of graphs/lstm_classifier.py, each variant in its own tf.Graph and
 Session from the same seed and batch (benchmarks.variants):
-  (a) WrappedOptimizer([clip_by_global_norm])                      no recording
+  (a) WrappedOptimizer([clip_by_global_norm], summaries=False)     no recording
   (b) WrappedOptimizer([observe(clip_by_global_norm)])             summary ops built, not fetched
   (c) (b) with tf.compat.v1.summary.merge_all() run every step     the worst case: every step
                                                                     serialised (not written)
   (d) WrappedOptimizer([autoclip(10)])                             adaptive, no recording
   (e) WrappedOptimizer([observe(autoclip(10))]) + merge_all        reuses autoclip's norm
-and prints ms/step with the ratio to its unrecorded twin (b/a, c/a, e/d). Variants (a)-(c)
-take the same step; so do (d) and (e), checked after one step.
+  (f) WrappedOptimizer([clip_by_global_norm]) (default summaries)  the wrapper's own recording
+                                                                    (no counters), not fetched
+  (g) (f) + merge_all every step
+  (h) WrappedOptimizer([clip_by_global_norm], summaries=True)      with counters (clip_rate),
+      + merge_all every step
+and prints ms/step with the ratio to its unrecorded twin (b/a, c/a, e/d, f/a, g/a, h/a).
+Variants (a)-(c) and (f)-(h) take the same step; so do (d) and (e), checked after one step.
 
 Run:  python -m benchmarks.summary_overhead [--rounds 11 --iters 20]
 """
@@ -41,11 +46,14 @@ flags.DEFINE_integer("warmup", 5, "untimed steps of each variant")
 flags.DEFINE_integer("rounds", 11, "interleaved timing rounds")
 flags.DEFINE_integer("iters", 20, "steps of each variant per round")
 
+WRAPPER_VARIANTS = ("wrapper default", "wrapper default+merge_all",
+                    "wrapper summaries=True+merge_all")
 VARIANTS = ("clip", "observe(clip)", "observe(clip)+merge_all", "autoclip",
-            "observe(autoclip)+merge_all")
+            "observe(autoclip)+merge_all") + WRAPPER_VARIANTS
 # variant -> the unrecorded variant it is compared with
 TWIN = {"observe(clip)": "clip", "observe(clip)+merge_all": "clip",
         "observe(autoclip)+merge_all": "autoclip"}
+TWIN.update((v, "clip") for v in WRAPPER_VARIANTS)
 
 
 def _train_op(loss, variant):
@@ -58,7 +66,12 @@ def _train_op(loss, variant):
     transform = summaries.observe(transform)
   if hasattr(transform, "build"):
     transform.build(tf.compat.v1.trainable_variables())
-  opt = tf1clip.WrappedOptimizer(variants.optimizer_named(FLAGS.optimizer), [transform])
+  # The wrapper's own recording: off (False) unless the variant is about it.
+  wrapper_summaries = False
+  if variant.startswith("wrapper"):
+    wrapper_summaries = True if "summaries=True" in variant else None
+  opt = tf1clip.WrappedOptimizer(variants.optimizer_named(FLAGS.optimizer), [transform],
+                                 summaries=wrapper_summaries)
   train_op = opt.minimize(loss)
   if variant.endswith("merge_all"):
     return tf.group(train_op, tf.compat.v1.summary.merge_all())
@@ -72,7 +85,8 @@ def main(argv):
                                         hidden_size=FLAGS.hidden_size, num_classes=10)
   seconds, op_counts, difference = variants.time_variants(
       build, _train_op, VARIANTS, FLAGS.batch_size, reference="clip",
-      compared=("observe(clip)", "observe(clip)+merge_all"), warmup=FLAGS.warmup,
+      compared=("observe(clip)", "observe(clip)+merge_all") + WRAPPER_VARIANTS,
+      warmup=FLAGS.warmup,
       rounds=FLAGS.rounds, iters=FLAGS.iters)
   rows = []
   for variant in VARIANTS:
@@ -83,7 +97,7 @@ def main(argv):
       "summary overhead per training step (lstm_classifier, %s, batch %d; %d rounds x %d "
       "steps, median)" % (FLAGS.optimizer, FLAGS.batch_size, FLAGS.rounds, FLAGS.iters),
       ["variant", "ms/step", "ops", "ratio with/without recording"], rows)
-  print("observe(clip) variants after one step differ from clip by at most %.2e" % difference)
+  print("observe(clip) and wrapper variants after one step differ from clip by at most %.2e" % difference)
 
 
 if __name__ == "__main__":

@@ -2,9 +2,11 @@
 in tf.function, with their state checkpointed and restored mid-stream."""
 
 import math
+import re
 
 import hypothesis
 import hypothesis.strategies as st
+
 import numpy as np
 import pytest
 import tensorflow as tf
@@ -278,19 +280,26 @@ def test_zclip_state_is_global_non_trainable_and_colocated():
     assert graph is tf.compat.v1.get_default_graph()
 
 
-@pytest.mark.parametrize("factory,kwargs,message", [
-    (adaptive.autoclip, {"percentile": 101}, "percentile must be in"),
-    (adaptive.autoclip, {"percentile": float("nan")}, "percentile must be a finite"),
-    (adaptive.autoclip, {"history": 0}, "history must be an int >= 1"),
-    (adaptive.zclip, {"alpha": 1.0}, "alpha must be in"),
-    (adaptive.zclip, {"z_thresh": -1}, "z_thresh must be in"),
-    (adaptive.zclip, {"warmup_steps": 2.5}, "warmup_steps must be an int"),
-    (adaptive.zclip, {"clip_option": "max"}, "clip_option must be"),
-    (adaptive.adaptive_grad_clip, {"clipping": 0.0}, "clipping must be in"),
-    (adaptive.adaptive_grad_clip, {"clipping": 0.1, "eps": "1"}, "eps must be a finite"),
+@pytest.mark.parametrize("factory,kwargs,error,message", [
+    (adaptive.autoclip, {"percentile": 101}, ValueError,
+     re.escape("`percentile` must be in [0, 100]; got 101.")),
+    (adaptive.autoclip, {"percentile": float("nan")}, ValueError,
+     re.escape("`percentile` must be in [0, 100]; got nan.")),
+    (adaptive.autoclip, {"history": 0}, ValueError, re.escape("`history` must be an int in [1, ")),
+    (adaptive.zclip, {"alpha": 1.0}, ValueError, re.escape("`alpha` must be in (0, 1); got 1.0.")),
+    (adaptive.zclip, {"z_thresh": -1}, ValueError, re.escape("`z_thresh` must be > 0; got -1.")),
+    (adaptive.zclip, {"warmup_steps": 2.5}, ValueError,
+     re.escape("`warmup_steps` must be an int in [1, ")),
+    (adaptive.zclip, {"max_grad_norm": float("inf")}, ValueError,
+     re.escape("`max_grad_norm` must be finite; got inf.")),
+    (adaptive.zclip, {"clip_option": "max"}, ValueError, "`clip_option` must be"),
+    (adaptive.adaptive_grad_clip, {"clipping": 0.0}, ValueError,
+     re.escape("`clipping` must be > 0; got 0.0.")),
+    (adaptive.adaptive_grad_clip, {"clipping": 0.1, "eps": "1"}, TypeError,
+     re.escape("`eps` must be a number; got a str: '1'.")),
 ])
-def test_bad_arguments_name_themselves(factory, kwargs, message):
-  with pytest.raises(ValueError, match=message):
+def test_bad_arguments_name_themselves(factory, kwargs, error, message):
+  with pytest.raises(error, match=message):
     factory(**kwargs)
 
 

@@ -1,7 +1,8 @@
 """The estimator examples run unchanged through `tf1clip run`, and what they export serves in plain TF2.
 
 examples/legacy/estimator_train.py (Estimator, clip_gradients_by_norm, train_and_evaluate,
-export_saved_model) and examples/legacy/tpu_estimator_tfrecord.py (TPUEstimator(use_tpu=False), a
+export_saved_model; its event files hold the tf1clip/ clipping summaries) and
+examples/legacy/tpu_estimator_tfrecord.py (TPUEstimator(use_tpu=False), a
 TFRecord input_fn with tf.contrib.data.map_and_batch) each run once as a subprocess with small flags;
 one plain-TensorFlow-2 subprocess then loads both SavedModels with tf.saved_model.load and serves a
 prediction. The library's own errors for bad input reach the user with the script's line.
@@ -80,6 +81,24 @@ def test_estimator_script_trains_evaluates_and_exports(runs):
   assert _checkpoint_steps(model_dir)[-1] == 120
   assert os.listdir(os.path.join(model_dir, "eval"))  # train_and_evaluate wrote eval events
   assert "exported SavedModel to " + _export_dir(model_dir) in stdout
+
+
+def test_estimator_events_hold_the_clipping_summaries(runs):
+  # clip_gradients_by_norm is tf1clip's wrapper, which records by default in graph mode; the
+  # estimator writes the SUMMARIES collection (every 100 steps) into model_dir.
+  from tensorboard.backend.event_processing import event_accumulator  # pylint: disable=g-import-not-at-top
+  model_dir, (status, _, stderr) = runs["estimator"]
+  assert status == 0, stderr[-3000:]
+  acc = event_accumulator.EventAccumulator(model_dir, size_guidance={event_accumulator.SCALARS: 0})
+  acc.Reload()
+  tags = set(acc.Tags()["scalars"])
+  assert {"tf1clip/global_norm", "tf1clip/clipped_global_norm", "tf1clip/clipped",
+          "tf1clip/clip_threshold"} <= tags, sorted(tags)
+  norms = [e.value for e in acc.Scalars("tf1clip/global_norm")]
+  assert len(norms) >= 2 and all(np.isfinite(n) and n > 0 for n in norms), norms
+  assert {e.value for e in acc.Scalars("tf1clip/clip_threshold")} == {1.0}  # --clip_norm
+  clipped = [(e.value, n > 1.0) for e, n in zip(acc.Scalars("tf1clip/clipped"), norms)]
+  assert all(c == float(over) for c, over in clipped), clipped
 
 
 def test_tpu_estimator_script_trains_from_its_tfrecords_and_exports(runs):

@@ -96,7 +96,8 @@ def test_graph_mode_observed_plain_clip_and_per_variable_norms(tmp_path):
                              rtol=1e-6)
   np.testing.assert_allclose([v for _, v in got["tf1clip/norm/w"]], [5.0, 1.0], rtol=1e-6)
   assert [v for _, v in got["tf1clip/norm/b"]] == [0.0, 0.0]
-  assert "tf1clip/clip_threshold" not in got  # a plain transform reports none
+  # clip_by_global_norm reports its clip_norm (with_stats), so the report can draw it.
+  assert [v for _, v in got["tf1clip/clip_threshold"]] == [1.0, 1.0]
 
 
 def test_graph_mode_inside_skip_non_finite_cond_still_records(tmp_path):

@@ -24,37 +24,13 @@ without computing the norm twice.
 Place in the data flow (DESIGN.md): clipping <- **adaptive** (transforms) <- optimizer.
 """
 
-import math
-import numbers
 import weakref
 
 import numpy as np
 import tensorflow as tf
 
 from tf1clip import clipping
-
-
-def _is_number(x):
-  return isinstance(x, (numbers.Real, np.number)) and not isinstance(x, bool)
-
-
-def _check_number(name, value, low=None, high=None, low_open=False, high_open=False):
-  """A finite Python number within bounds, or a ValueError naming the argument."""
-  if not _is_number(value) or not math.isfinite(value):
-    raise ValueError("%s must be a finite number; got %r" % (name, value))
-  bad_low = low is not None and (value <= low if low_open else value < low)
-  bad_high = high is not None and (value >= high if high_open else value > high)
-  if bad_low or bad_high:
-    interval = "%s%s, %s%s" % ("(" if low_open else "[", "-inf" if low is None else low,
-                               "inf" if high is None else high, ")" if high_open else "]")
-    raise ValueError("%s must be in %s; got %r" % (name, interval, value))
-  return float(value)
-
-
-def _check_int(name, value, low):
-  if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-    raise ValueError("%s must be an int >= %d; got %r" % (name, low, value))
-  return int(value)
+from tf1clip import validation
 
 
 def _scale(grad, factor):
@@ -252,14 +228,17 @@ def autoclip(percentile=10.0, history=1000, name="autoclip"):
     is ``norm_history`` [history] and ``count`` (norms recorded).
 
   Raises:
-    ValueError: `percentile` not a number in [0, 100], or `history` not an int >= 1.
+    TypeError: `percentile` is not a number.
+    ValueError: `percentile` not in [0, 100], or `history` not an int >= 1 (the wordings of
+      `tf1clip.validation`).
 
   References:
     Seetharaman, Wichern, Pardo, Le Roux. "AutoClip: Adaptive Gradient Clipping for Source
     Separation Networks". IEEE MLSP 2020 (arXiv:2007.14469).
   """
-  percentile = _check_number("percentile", percentile, 0.0, 100.0)
-  history = _check_int("history", history, 1)
+  percentile = float(validation.in_range(percentile, "percentile", 0.0, 100.0,
+                                         allow_tensor=False))
+  history = validation.count(history, "history")
   return AutoClip(percentile, history, name=name)
 
 
@@ -363,14 +342,15 @@ def adaptive_grad_clip(clipping, eps=1e-3, name="adaptive_grad_clip"):  # pylint
     An `AdaptiveGradClip` transform.
 
   Raises:
+    TypeError: `clipping` or `eps` is not a number.
     ValueError: `clipping` or `eps` not a finite number > 0.
 
   References:
     Brock, De, Smith, Simonyan. "High-Performance Large-Scale Image Recognition Without
     Normalization". ICML 2021 (arXiv:2102.06171), Section 4.1.
   """
-  clipping_ratio = _check_number("clipping", clipping, 0.0, None, low_open=True)
-  eps = _check_number("eps", eps, 0.0, None, low_open=True)
+  clipping_ratio = float(validation.positive(clipping, "clipping", allow_tensor=False))
+  eps = float(validation.positive(eps, "eps", allow_tensor=False))
   return AdaptiveGradClip(clipping_ratio, eps, name=name)
 
 
@@ -459,18 +439,21 @@ def zclip(z_thresh=2.5, alpha=0.97, warmup_steps=25, eps=1e-6, clip_option="adap
     A `ZClip` transform; its state is ``count``, ``mean`` and ``var`` (float32).
 
   Raises:
-    ValueError: an argument out of range (named).
+    TypeError: a numeric argument is not a number.
+    ValueError: an argument out of range (named, in `tf1clip.validation`'s wording).
 
   References:
     Kumar, Owen, Roy Chowdhury, Güra. "ZClip: Adaptive Spike Mitigation for LLM
     Pre-Training". arXiv:2504.02507, 2025 (Algorithm 1; code: github.com/bluorion-com/ZClip).
   """
-  z_thresh = _check_number("z_thresh", z_thresh, 0.0, None, low_open=True)
-  alpha = _check_number("alpha", alpha, 0.0, 1.0, low_open=True, high_open=True)
-  warmup_steps = _check_int("warmup_steps", warmup_steps, 1)
-  eps = _check_number("eps", eps, 0.0)
+  z_thresh = float(validation.positive(z_thresh, "z_thresh", allow_tensor=False))
+  alpha = float(validation.in_open_range(alpha, "alpha", 0.0, 1.0, allow_tensor=False))
+  warmup_steps = validation.count(warmup_steps, "warmup_steps")
+  eps = float(validation.non_negative(eps, "eps", allow_tensor=False))
   if clip_option not in ("adaptive_scaling", "mean"):
-    raise ValueError("clip_option must be 'adaptive_scaling' or 'mean'; got %r" % (clip_option,))
+    raise ValueError("`clip_option` must be 'adaptive_scaling' or 'mean'; got %r."
+                     % (clip_option,))
   if max_grad_norm is not None:
-    max_grad_norm = _check_number("max_grad_norm", max_grad_norm, 0.0, None, low_open=True)
+    max_grad_norm = float(validation.positive(max_grad_norm, "max_grad_norm",
+                                              allow_tensor=False))
   return ZClip(z_thresh, alpha, warmup_steps, eps, clip_option, max_grad_norm, name=name)

@@ -27,6 +27,7 @@ import numpy as np
 import tensorflow as tf
 
 from tf1clip import _graph
+from tf1clip import summaries as summaries_lib
 from tf1clip import transforms as transforms_lib
 from tf1clip import validation
 
@@ -63,7 +64,8 @@ class WrappedOptimizer(transforms_lib.Pipeline, _Optimizer):
 
   def __init__(self, optimizer: _Optimizer,
                transforms: Union[Transform, Sequence[Transform]] = (),
-               skip_non_finite: bool = False, name: Optional[str] = None) -> None:
+               skip_non_finite: bool = False, name: Optional[str] = None,
+               summaries: Union[None, bool, str] = None) -> None:
     """Wraps `optimizer`.
 
     Args:
@@ -75,12 +77,25 @@ class WrappedOptimizer(transforms_lib.Pipeline, _Optimizer):
         and ``global_step`` stay as they are, and `skipped_steps` is incremented.
       name: the wrapper's name (`get_name()`); defaults to the inner optimizer's. Ops and
         variables of the update keep the inner optimizer's names either way.
+      summaries: record the ``tf1clip/`` scalars (docs/observability.md): the global norm
+        before and after the transforms, whether this step clipped, the clip rate, the
+        threshold, and the skipped steps. None (default): on in graph mode, where the ops only
+        join the ``SUMMARIES`` collection (``merge_all``, ``MonitoredTrainingSession`` and
+        estimators fetch them; unfetched they cost nothing), if there are transforms to
+        observe; eagerly, only under a default ``tf.summary`` writer. False: record nothing,
+        create no counters. True: on (an empty chain records its norm). ``"per_variable"``:
+        True plus ``tf1clip/norm/<variable>``.
 
     Raises:
       TypeError: if `optimizer` is not an Optimizer or a transform is not callable.
+      ValueError: if `summaries` is not None, a bool or ``"per_variable"``.
     """
     check_optimizer(optimizer)
     self._chain = transforms_lib.as_chain(transforms)
+    self._summaries = summaries_lib.check_summaries(summaries)
+    self._recording = None  # decided, with the observer, where the transforms are built
+    self._observer = None
+    self._recorded_graphs = set()  # graphs (non-slot keys) whose counters are recorded
     if name is not None:
       validation.string(name, "name")
     super().__init__(use_locking=optimizer._use_locking,  # pylint: disable=protected-access
@@ -133,13 +148,29 @@ class WrappedOptimizer(transforms_lib.Pipeline, _Optimizer):
     """
     grads_and_vars = transforms_lib.check_gradients_provided(grads_and_vars)
     self._build_transforms([v for _, v in grads_and_vars])
-    grads_and_vars = self._chain(grads_and_vars)
+    grads_and_vars = self._run_chain(grads_and_vars)
     return self._apply_inner(grads_and_vars, global_step, name)
 
   def _build_transforms(self, var_list):
     """Creates the transforms' state (their ``build``), out of any control flow being built."""
     with tf.init_scope():
-      self._chain.build(var_list)
+      if self._recording is None:
+        self._recording = summaries_lib.enabled(self._summaries)
+        self._observer = summaries_lib.observer_for(self._chain, self._summaries,
+                                                    self._name + "_summaries")
+      (self._observer or self._chain).build(var_list)
+
+  def _run_chain(self, grads_and_vars):
+    """The transforms (observed when recording): what every step runs on its gradients."""
+    return (self._observer or self._chain)(grads_and_vars)
+
+  def _record_once(self, record):
+    """Calls `record()` (a summaries.record_* call) once per graph, out of control flow."""
+    key = _graph.non_slot_key()
+    if self._recording and key not in self._recorded_graphs:
+      self._recorded_graphs.add(key)
+      with tf.init_scope():
+        record()
 
   def _apply_inner(self, grads_and_vars, global_step=None, name=None):
     """The inner ``apply_gradients``, guarded by `all_finite` when ``skip_non_finite``."""
@@ -163,6 +194,7 @@ class WrappedOptimizer(transforms_lib.Pipeline, _Optimizer):
     """
     counter = self._skip_counter(global_step if global_step is not None
                                  else grads_and_vars[0][1])
+    self._record_once(lambda: summaries_lib.record_skipped(counter))
     finite = transforms_lib.all_finite(grads_and_vars)
     caller_scope = tf.compat.v1.get_default_graph().get_name_scope()
 
@@ -201,7 +233,8 @@ class WrappedOptimizer(transforms_lib.Pipeline, _Optimizer):
 
 
 def clip_gradients_by_norm(optimizer: _Optimizer, clip_norm: Any,
-                           name: Optional[str] = None) -> WrappedOptimizer:
+                           name: Optional[str] = None,
+                           summaries: Union[None, bool, str] = None) -> WrappedOptimizer:
   """Returns an optimizer that clips gradients by their global norm before applying them.
 
   ``tf.contrib.estimator.clip_gradients_by_norm``: all gradients are scaled together so
@@ -217,13 +250,17 @@ def clip_gradients_by_norm(optimizer: _Optimizer, clip_norm: Any,
     optimizer: a ``tf.compat.v1.train.Optimizer``.
     clip_norm: a positive number or scalar Tensor.
     name: the wrapper's name; defaults to ``"ClipByNorm" + optimizer.get_name()``.
+    summaries: record the ``tf1clip/`` scalars (global norm before and after, clipped,
+      clip rate, threshold); see `WrappedOptimizer`. Default: on in graph mode (estimators
+      write them with their other summaries).
 
   Returns:
     A `WrappedOptimizer`.
 
   Raises:
     TypeError: if `optimizer` is not an Optimizer.
-    ValueError: if `clip_norm` is a number <= 0.
+    ValueError: if `clip_norm` is a number <= 0, or `summaries` is not None, a bool or
+      ``"per_variable"``.
 
   References:
     Pascanu, Mikolov, Bengio, "On the difficulty of training recurrent neural networks",
@@ -231,4 +268,4 @@ def clip_gradients_by_norm(optimizer: _Optimizer, clip_norm: Any,
   """
   check_optimizer(optimizer)
   return WrappedOptimizer(optimizer, [transforms_lib.clip_by_global_norm(clip_norm)],
-                          name=name or "ClipByNorm" + optimizer.get_name())
+                          name=name or "ClipByNorm" + optimizer.get_name(), summaries=summaries)

@@ -43,6 +43,7 @@ import threading
 import tensorflow as tf
 
 from tf1clip import optimizer as optimizer_lib
+from tf1clip import summaries
 
 _V1 = tf.compat.v1
 
@@ -108,7 +109,10 @@ class SyncReplicasOptimizer(_V1.train.SyncReplicasOptimizer):
     inner = self._opt
     self._opt = _StepEveryUpdate(inner)
     try:
-      return super().apply_gradients(grads_and_vars, global_step=global_step, name=name)
+      # The inner wrapper's summaries must not read the aggregated gradients: a summary hook's
+      # fetch would take them from the accumulators a second time and wait forever.
+      with summaries.reading_state_only():
+        return super().apply_gradients(grads_and_vars, global_step=global_step, name=name)
     finally:
       self._opt = inner
 

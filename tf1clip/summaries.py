@@ -10,7 +10,8 @@ tag                                 value
 ``tf1clip/clipped_global_norm``     global norm after it
 ``tf1clip/clipped``                 1.0 when this step was scaled down, else 0.0
 ``tf1clip/clip_rate``               clipped steps / observed steps since the start (running)
-``tf1clip/clip_threshold``          the norm the step was clipped to (adaptive transforms; only
+``tf1clip/clip_threshold``          the norm the step was clipped to (clip_by_global_norm's
+                                    clip_norm, an adaptive transform's threshold; only
                                     written when the transform reports one)
 ``tf1clip/norm/<variable>``         per-variable gradient norm (opt-in: per_variable_norms)
 ``tf1clip/skipped_steps``           updates skipped for non-finite gradients (`record_skipped`)
@@ -27,13 +28,17 @@ count. The observer's counters are state made by ``build`` (checkpointed like an
 state), so the clip rate survives a restart.
 
 Cost: the norm before clipping is the one the clipping computes anyway when the wrapped
-transform reports it (``with_stats``: `tf1clip.adaptive`'s transforms do); otherwise one more
+transform reports it (``with_stats``: `tf1clip.adaptive`'s transforms and
+``transforms.clip_by_global_norm`` do); otherwise one more
 global norm before and one after. benchmarks/summary_overhead.py measures the step time with
 and without recording.
 
 Place in the data flow (DESIGN.md): clipping <- transforms <- **summaries** <- optimizer
 (the wrappers call `observe`, `record_skipped`, `record_accumulation`).
 """
+
+import contextlib
+import threading
 
 import numpy as np
 import tensorflow as tf
@@ -59,6 +64,30 @@ TAGS = {
 # A transform that only rounds its input differently is not "clipping": a step counts as
 # clipped when the norm went down by more than this fraction.
 _CLIPPED_FRACTION = 1e-6
+
+
+_STATE_ONLY = threading.local()
+
+
+@contextlib.contextmanager
+def reading_state_only():
+  """Within it, graph-mode summaries never read the gradients, only variables.
+
+  For gradients that a fetch must not recompute: `tf1clip.replicas.SyncReplicasOptimizer` hands
+  its inner optimizer gradients taken from the chief's accumulators, and a summary fetched by a
+  hook would take again (a deadlock). Inside, the default (``summaries=None``) observes nothing
+  and an observer with counters writes its state (the last step's values).
+  """
+  previous = getattr(_STATE_ONLY, "on", False)
+  _STATE_ONLY.on = True
+  try:
+    yield
+  finally:
+    _STATE_ONLY.on = previous
+
+
+def _state_only():
+  return getattr(_STATE_ONLY, "on", False) and _graph_mode()
 
 
 def _graph_mode():
@@ -109,14 +138,19 @@ def write_scalars(values, step=None):
 class Observed(adaptive.StatefulTransform):
   """A transform that records norms and clipping around another one. See `observe`."""
 
-  def __init__(self, transform, per_variable_norms, name):
+  def __init__(self, transform, per_variable_norms, name, counters=True):
     super().__init__(name)
     self.transform = transform
     self.per_variable_norms = per_variable_norms
+    # Without counters the observer has no state (no variable, checkpoints unchanged): it
+    # writes this step's norms and clipped flag only, and nothing from inside control flow.
+    self.counters = counters
     self.__name__ = "observe(%s)" % (
         "None" if transform is None else transforms_lib.transform_name(transform))
 
   def _state_spec(self):
+    if not self.counters:
+      return []
     return [("steps", np.zeros([], np.int64)), ("clipped_steps", np.zeros([], np.int64)),
             ("last_norm", np.zeros([], np.float32)),
             ("last_clipped_norm", np.zeros([], np.float32)),
@@ -135,9 +169,13 @@ class Observed(adaptive.StatefulTransform):
       out = list(grads_and_vars)
       norm = clipping.global_norm([g for g, _ in out])
       stats = {"norm": norm, "clipped_norm": norm, "clipped": tf.constant(False)}
-    elif hasattr(inner, "with_stats"):
+    elif callable(getattr(inner, "with_stats", None)) and getattr(inner, "reports_stats", True):
+      # A chain reports only when one of its members does (a clipping transform).
       out, stats = inner.with_stats(grads_and_vars)
       out = transforms_lib.check_transform_result(inner, grads_and_vars, out)
+      if stats is None:  # no gradient reached the reporting member
+        norm = clipping.global_norm([g for g, _ in out if g is not None] or [tf.zeros([])])
+        stats = {"norm": norm, "clipped_norm": norm, "clipped": tf.constant(False)}
     else:
       norm = clipping.global_norm([g for g, _ in grads_and_vars])
       out = transforms_lib.check_transform_result(inner, grads_and_vars,
@@ -148,6 +186,8 @@ class Observed(adaptive.StatefulTransform):
     norm = tf.cast(stats["norm"], tf.float32)
     clipped_norm = tf.cast(stats["clipped_norm"], tf.float32)
     clipped = tf.cast(stats["clipped"], tf.float32)
+    if not self.counters:
+      return out, [], self._write_stateless(grads_and_vars, stats, norm, clipped_norm, clipped)
     steps = state["steps"].read_value() + 1
     clipped_steps = state["clipped_steps"].read_value() + tf.cast(stats["clipped"], tf.int64)
     assigns = [state["steps"].assign(steps), state["clipped_steps"].assign(clipped_steps),
@@ -169,7 +209,7 @@ class Observed(adaptive.StatefulTransform):
         if g is not None:
           values[TAGS["variable_norm"] + transforms_lib.variable_name(v)] = (
               clipping.global_norm([g]))
-    if _graph_mode() and _in_control_flow():
+    if _graph_mode() and (_in_control_flow() or _state_only()):
       # Inside a tf.cond (skip_non_finite) a summary op could not be fetched: write, outside
       # it, the state this step leaves behind (read when the summaries run).
       with tf.init_scope():
@@ -179,6 +219,23 @@ class Observed(adaptive.StatefulTransform):
       # and fetching merge_all() alone must not count a step.
       write_scalars(values, step=steps)
     return out, assigns, stats
+
+  def _write_stateless(self, grads_and_vars, stats, norm, clipped_norm, clipped):
+    if _graph_mode() and (_in_control_flow() or _state_only()):
+      return stats  # a summary op in a cond branch could not be fetched
+    values = {TAGS["global_norm"]: norm, TAGS["clipped_global_norm"]: clipped_norm,
+              TAGS["clipped"]: clipped}
+    threshold = stats.get("threshold")
+    if threshold is not None:
+      values[TAGS["clip_threshold"]] = tf.where(tf.math.is_finite(threshold),
+                                                tf.cast(threshold, tf.float32), clipped_norm)
+    if self.per_variable_norms:
+      for g, v in grads_and_vars:
+        if g is not None:
+          values[TAGS["variable_norm"] + transforms_lib.variable_name(v)] = (
+              clipping.global_norm([g]))
+    write_scalars(values)
+    return stats
 
   def _write_from_state(self, state):
     if getattr(self, "_wrote_from_state", None) is tf.compat.v1.get_default_graph():
@@ -261,3 +318,78 @@ def record_accumulation(micro_step, num_micro_batches, step=None):
   value = tf.cast(value, tf.float32)
   return write_scalars({TAGS["micro_step"]: value,
                         TAGS["window_fill"]: value / float(num_micro_batches)}, step=step)
+
+
+# --- the wrappers' switch ---------------------------------------------------------------------
+
+PER_VARIABLE = "per_variable"
+
+
+def check_summaries(summaries, arg="summaries"):
+  """Checks a wrapper's ``summaries=`` argument: None, True, False or ``"per_variable"``.
+
+  Args:
+    summaries: the value given.
+    arg: the argument's name, for the message.
+
+  Returns:
+    `summaries` unchanged.
+
+  Raises:
+    ValueError: any other value.
+  """
+  if summaries is None or isinstance(summaries, bool) or summaries == PER_VARIABLE:
+    return summaries
+  raise ValueError("`%s` must be None (default: record where summaries are written), True, "
+                   "False or %r; got %r." % (arg, PER_VARIABLE, summaries))
+
+
+def enabled(summaries):
+  """Whether a wrapper with this ``summaries=`` records, decided where its state is built.
+
+  None (the default) means: in graph mode yes (the ops only land in the ``SUMMARIES``
+  collection and cost nothing unless fetched); in TF2 only when a default writer is set
+  (``with writer.as_default():`` around the first step) and recording is on.
+
+  Args:
+    summaries: None, True, False or ``"per_variable"`` (see `check_summaries`).
+
+  Returns:
+    bool.
+  """
+  if summaries is None:
+    if _graph_mode():
+      return not _state_only()
+    with tf.init_scope():
+      return bool(tf.summary.should_record_summaries())
+  return bool(summaries)
+
+
+def observer_for(chain, summaries, name):
+  """The `Observed` transform a wrapper runs instead of its chain, or None not to observe.
+
+  With the default (None) an empty chain is not observed (no norm computed that nobody asked
+  for, and a wrapper nested in another one does not write the norms twice), nor one that
+  holds an `observe(...)` of the user's; in graph mode the default observer has no counters
+  (no variable is added, so checkpoints are unchanged; no ``clip_rate``, and nothing is
+  written from inside control flow such as an accumulation window's ``tf.cond``). True or
+  ``"per_variable"`` observe with counters, even an empty chain (the norm only).
+
+  Args:
+    chain: the wrapper's `tf1clip.transforms.Chain`.
+    summaries: the wrapper's ``summaries=`` value.
+    name: name scope of the observer's counters.
+
+  Returns:
+    An `Observed` wrapping `chain`, or None.
+  """
+  if not enabled(summaries):
+    return None
+  if summaries is None and (not len(chain) or any(isinstance(t, Observed)
+                                                 for t in chain.transforms)):
+    return None  # nothing to observe, or the user observes already (tags written once)
+  # Graph mode's default adds no variable: a checkpoint written before (or without) the
+  # wrapper's recording still restores with tf.compat.v1.train.Saver.
+  counters = not (summaries is None and _graph_mode())
+  return Observed(chain if len(chain) else None, summaries == PER_VARIABLE, name,
+                  counters=counters)

@@ -30,6 +30,11 @@ import tensorflow as tf
 
 from tf1clip import clipping
 from tf1clip import validation
+# The adaptive clipping transforms are transforms like the ones here (issue 15 names them
+# tf1clip.transforms.autoclip etc.); their code lives in tf1clip.adaptive.
+from tf1clip.adaptive import adaptive_grad_clip  # pylint: disable=unused-import
+from tf1clip.adaptive import autoclip  # pylint: disable=unused-import
+from tf1clip.adaptive import zclip  # pylint: disable=unused-import
 
 # The protocol, in types: a transform maps (gradient, variable) pairs to pairs; it may also have
 # build(var_list) -> None, called once by every adapter before the first step.
@@ -220,6 +225,31 @@ class Chain:
       grads_and_vars = check_transform_result(t, grads_and_vars, t(list(grads_and_vars)))
     return grads_and_vars
 
+  @property
+  def reports_stats(self) -> bool:
+    """Whether a member reports its norms (has ``with_stats``, e.g. a clipping transform)."""
+    return any(callable(getattr(t, "with_stats", None)) for t in self.transforms)
+
+  def with_stats(self, grads_and_vars: Iterable[Tuple[Any, Any]]):
+    """Runs the chain; returns (grads_and_vars, stats of the last member that reports them).
+
+    The norms are those the reporting (clipping) member saw and produced; members after it
+    (noise, say) do not change them. stats is None when no member reports (see
+    `reports_stats`) or the reporting member had no gradient.
+    """
+    grads_and_vars = list(grads_and_vars)
+    stats = None
+    for t in self.transforms:
+      member_with_stats = getattr(t, "with_stats", None)
+      if callable(member_with_stats):
+        out, member_stats = member_with_stats(list(grads_and_vars))
+        if member_stats is not None:
+          stats = member_stats
+      else:
+        out = t(list(grads_and_vars))
+      grads_and_vars = check_transform_result(t, grads_and_vars, out)
+    return grads_and_vars, stats
+
 
 def chain(*transforms: Transform) -> "Chain":
   """Composes transforms, applied left to right; each result is checked.
@@ -383,13 +413,29 @@ def clip_by_global_norm(clip_norm: Any) -> Transform:
   """
   validation.positive(clip_norm, "clip_norm")
 
-  def transform(grads_and_vars):
+  def with_stats(grads_and_vars):
+    """Clips; returns (grads_and_vars, stats) with the norm the clip computed anyway.
+
+    stats (scalar Tensors, or None when every gradient is None): "norm" (before),
+    "clipped_norm" (after), "threshold" (`clip_norm`), "clipped" (bool: scaled down).
+    `tf1clip.summaries.observe` records them without a second global norm.
+    """
+    grads_and_vars = list(grads_and_vars)
     grads = [g for g, _ in grads_and_vars]
     if all(g is None for g in grads):
-      return list(grads_and_vars)
-    clipped, _ = clipping.clip_by_global_norm(grads, clip_norm)
-    return list(zip(clipped, [v for _, v in grads_and_vars]))
+      return grads_and_vars, None
+    clipped, norm = clipping.clip_by_global_norm(grads, clip_norm)
+    threshold = tf.cast(clip_norm, norm.dtype)
+    # min(norm, clip_norm) is the clipped norm; NaN/inf norms stay visible as they are.
+    after = tf.where(norm > threshold, threshold, norm)
+    stats = {"norm": norm, "clipped_norm": after, "threshold": threshold,
+             "clipped": norm > threshold}
+    return list(zip(clipped, [v for _, v in grads_and_vars])), stats
 
+  def transform(grads_and_vars):
+    return with_stats(grads_and_vars)[0]
+
+  transform.with_stats = with_stats
   return _named(transform, "clip_by_global_norm(%r)" % (clip_norm,))
 
 

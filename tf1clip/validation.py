@@ -13,6 +13,7 @@ The wordings (a test greps for them; keep them unique):
 - not finite:     "`clip_norm` must be finite; got inf."
 - NaN:            "`clip_value_min` must not be NaN; got nan."
 - out of range:   "`decay` must be in [0, 1]; got 1.5."
+- open range:     "`alpha` must be in (0, 1); got 1.0."
 - bad count:      "`num_micro_batches` must be an int in [1, 2147483647]; got ..."
 - not float:      "`t` must have a floating-point dtype; got int32."
 """
@@ -116,6 +117,19 @@ def in_range(value: Any, arg: str, low: float, high: float, allow_tensor: bool =
   x = number(value, arg, allow_tensor)
   if x is not None and not low <= x <= high:
     raise ValueError("`%s` must be in [%g, %g]; got %r." % (arg, low, high, value))
+  return value
+
+
+def in_open_range(value: Any, arg: str, low: float, high: float, allow_tensor: bool = True) -> Any:
+  """Checks a number in the open interval (low, high) (a Tensor passes); returns `value`.
+
+  Raises:
+    TypeError: see `number`.
+    ValueError: the number is outside (low, high) or NaN.
+  """
+  x = number(value, arg, allow_tensor)
+  if x is not None and not low < x < high:
+    raise ValueError("`%s` must be in (%g, %g); got %r." % (arg, low, high, value))
   return value
 
 

@@ -20,6 +20,7 @@ from typing import Any, Callable, Optional, Sequence, Union
 import tensorflow as tf
 
 from tf1clip import optimizer as optimizer_lib
+from tf1clip import summaries as summaries_lib
 from tf1clip import transforms as transforms_lib
 from tf1clip.accumulation import accumulators
 
@@ -141,7 +142,7 @@ def fused_accumulation_step(model_fn: Callable[[Any], Any], inputs: Any, num_mic
                             var_list: Optional[Sequence[Any]] = None, global_step: Any = None,
                             transforms: Union[transforms_lib.Transform,
                                               Sequence[transforms_lib.Transform]] = (),
-                            name: str = "FusedAccumulation") -> FusedStep:
+                            name: str = "FusedAccumulation", summaries=None) -> FusedStep:
   """Builds one update over a big batch, computed micro-batch by micro-batch in a loop.
 
   Example::
@@ -180,6 +181,12 @@ def fused_accumulation_step(model_fn: Callable[[Any], Any], inputs: Any, num_mic
     global_step: optional variable incremented once per run (one applied update).
     transforms: a transform or list of transforms applied to the mean gradient.
     name: name scope of the loop and the update.
+    summaries: record the ``tf1clip/`` norm scalars of the mean gradient around `transforms`
+      (global norm before and after, clipped, clip rate, threshold; docs/observability.md).
+      None (default): on when there are transforms (graph mode: summary ops in the
+      ``SUMMARIES`` collection); True: also with no transform (the norm only); False: off;
+      ``"per_variable"``: plus per-variable norms. Accumulation progress is not recorded: one
+      run is one whole window.
 
   Returns:
     `FusedStep` ``(train_op, loss)``.
@@ -189,7 +196,8 @@ def fused_accumulation_step(model_fn: Callable[[Any], Any], inputs: Any, num_mic
       `model_fn` returns something other than a loss Tensor (None, say).
     ValueError: if `num_micro_batches` is not an int >= 1, the inputs' known batch sizes differ
       or are not divisible by it, the loss is not a scalar, there is nothing to train, or
-      `model_fn` creates a variable inside the loop.
+      `model_fn` creates a variable inside the loop, or `summaries` is not None, a bool or
+      "per_variable".
     RuntimeError: when executing eagerly (see `tf1clip.v2` for TF2 code).
   """
   accumulators.check_graph_mode("fused_accumulation_step")
@@ -199,6 +207,7 @@ def fused_accumulation_step(model_fn: Callable[[Any], Any], inputs: Any, num_mic
     raise TypeError("`model_fn` must be a callable micro_inputs -> loss; got a %s: %r."
                     % (type(model_fn).__name__, model_fn))
   transform = transforms_lib.as_chain(transforms)
+  summaries_lib.check_summaries(summaries)
 
   with tf.name_scope(name):
     flat_inputs = [tf.convert_to_tensor(x) for x in tf.nest.flatten(inputs)]
@@ -273,6 +282,8 @@ def fused_accumulation_step(model_fn: Callable[[Any], Any], inputs: Any, num_mic
         means[j] = total / tf.cast(k, total.dtype)
     loss = loss_sum / tf.cast(k, loss_sum.dtype)
     with tf.init_scope():
+      observer = summaries_lib.observer_for(transform, summaries, name + "_summaries")
+      transform = observer or transform
       transform.build(var_list)
     grads_and_vars = transform(list(zip(means, var_list)))
   # Outside our name scope, as a plain minimize() would be: the optimizer names its

@@ -17,6 +17,7 @@ import numpy as np
 import tensorflow as tf
 
 from tf1clip import _graph
+from tf1clip import summaries as summaries_lib
 from tf1clip import transforms as transforms_lib
 from tf1clip.accumulation import accumulators
 from tf1clip.optimizer import WrappedOptimizer
@@ -50,7 +51,8 @@ class GradientAccumulationOptimizer(accumulators.Accumulating, WrappedOptimizer)
   def __init__(self, optimizer: tf.compat.v1.train.Optimizer, num_micro_batches: int,
                transforms: Union[Transform, Sequence[Transform]] = (),
                transform_micro_batches: bool = False, skip_non_finite: bool = False,
-               count_micro_steps: bool = False, name: str = "GradientAccumulation") -> None:
+               count_micro_steps: bool = False, name: str = "GradientAccumulation",
+               summaries=None) -> None:
     """Wraps `optimizer`.
 
     Args:
@@ -69,14 +71,20 @@ class GradientAccumulationOptimizer(accumulators.Accumulating, WrappedOptimizer)
         instead of once per applied update.
       name: the wrapper's name; prefixes its state (``<variable>/<name>``,
         ``<name>_micro_step``) and its ops.
+      summaries: record the ``tf1clip/`` scalars: those of `tf1clip.WrappedOptimizer`
+        (norms of the gradient the transforms see; with the default
+        ``transform_micro_batches=False`` the window's mean, written as of the latest applied
+        window) plus ``tf1clip/accumulation/micro_step`` and ``window_fill``. None (default):
+        on in graph mode; False: off; ``"per_variable"``: plus per-variable norms.
 
     Raises:
       TypeError: if `optimizer` is not an Optimizer or a transform is not callable.
-      ValueError: if `num_micro_batches` is not an int >= 1.
+      ValueError: if `num_micro_batches` is not an int >= 1, or `summaries` is not None, a
+        bool or ``"per_variable"``.
     """
     self._num_micro_batches = accumulators.check_num_micro_batches(num_micro_batches)
     super().__init__(optimizer, transforms=transforms, skip_non_finite=skip_non_finite,
-                     name=name)
+                     name=name, summaries=summaries)
     self._transform_micro_batches = bool(transform_micro_batches)
     self._count_micro_steps = bool(count_micro_steps)
     self._applied = {}  # graph -> the latest call's `applied` tensor (an output, not state)
@@ -100,6 +108,13 @@ class GradientAccumulationOptimizer(accumulators.Accumulating, WrappedOptimizer)
   @property
   def _micro_step_name(self):
     return self._name + "_micro_step"
+
+  def _record_accumulation_once(self, micro_step):
+    key = ("accumulation", _graph.non_slot_key())
+    if self._recording and key not in self._recorded_graphs:
+      self._recorded_graphs.add(key)
+      with tf.init_scope():
+        summaries_lib.record_accumulation(micro_step, self._num_micro_batches)
 
   @property
   def count_micro_steps(self):
@@ -153,7 +168,7 @@ class GradientAccumulationOptimizer(accumulators.Accumulating, WrappedOptimizer)
     with _graph.replacing_train_ops() as train_ops, tf.name_scope(name or self._name) as scope:
       if self._transform_micro_batches:
         with tf.name_scope("transform_micro_batch"):
-          grads_and_vars = self._chain(grads_and_vars)
+          grads_and_vars = self._run_chain(grads_and_vars)
         if all(g is None for g, _ in grads_and_vars):
           raise ValueError("No gradients left for any variable after the transforms: %s."
                            % ([str(v) for _, v in grads_and_vars],))
@@ -162,6 +177,8 @@ class GradientAccumulationOptimizer(accumulators.Accumulating, WrappedOptimizer)
       with tf.init_scope(), _graph.absolute_name_scope(caller_scope):
         micro_step = self._create_non_slot_variable(np.int64(0), self._micro_step_name,
                                                     pairs[0][1])
+      # Read when the summaries run: after a run, the micro-batches in the open window.
+      self._record_accumulation_once(micro_step)
 
       with tf.name_scope("accumulate"):
         adds = [a.add(g) for a, (g, _) in zip(accums, pairs)]
@@ -174,7 +191,7 @@ class GradientAccumulationOptimizer(accumulators.Accumulating, WrappedOptimizer)
         mean_pairs = [(m, v) for m, (_, v) in zip(means, pairs)]
         if not self._transform_micro_batches:
           with tf.name_scope("transform"):
-            mean_pairs = self._chain(mean_pairs)
+            mean_pairs = self._run_chain(mean_pairs)
         with _graph.absolute_name_scope(caller_scope):
           if self._skip_non_finite:
             applied = self._apply_inner_if_finite(mean_pairs, inner_step, None)

@@ -21,6 +21,7 @@ from typing import Any, Optional, Sequence, Union
 
 import tensorflow as tf
 
+from tf1clip import summaries as summaries_lib
 from tf1clip.accumulation import accumulators
 from tf1clip.transforms import Transform
 from tf1clip.v2 import optimizer as optimizer_lib
@@ -49,7 +50,7 @@ class GradientAccumulationOptimizer(accumulators.Accumulating, optimizer_lib.Wra
   def __init__(self, optimizer: Any, num_micro_batches: int,
                transforms: Union[Transform, Sequence[Transform]] = (),
                transform_micro_batches: bool = False, skip_non_finite: bool = False,
-               name: Optional[str] = None) -> None:
+               name: Optional[str] = None, summaries=None) -> None:
     # No count_micro_steps: the Keras optimizer's `iterations` counts applied updates, and a
     # schedule reads it; count calls yourself if you need the micro-step count.
     """Wraps `optimizer`.
@@ -64,14 +65,18 @@ class GradientAccumulationOptimizer(accumulators.Accumulating, optimizer_lib.Wra
       skip_non_finite: if True, a NaN or Inf in any micro-batch drops the whole window: the
         sums are reset, the Keras optimizer is not called, and `skipped_steps` counts it.
       name: the wrapper's name; defaults to ``"GradientAccumulation"``.
+      summaries: as `tf1clip.v2.WrappedOptimizer` (norms of the gradient the transforms
+        see, written when a window is applied), plus ``tf1clip/accumulation/micro_step`` and
+        ``window_fill`` on every call. None (default): on under a default writer.
 
     Raises:
       TypeError: `optimizer` is not a Keras optimizer, or a transform is not callable.
-      ValueError: `num_micro_batches` is not an int >= 1.
+      ValueError: `num_micro_batches` is not an int >= 1, or `summaries` is not None, a
+        bool or ``"per_variable"``.
     """
     n = accumulators.check_num_micro_batches(num_micro_batches)
     super().__init__(optimizer, transforms=transforms, skip_non_finite=skip_non_finite,
-                     name=name or "GradientAccumulation")
+                     name=name or "GradientAccumulation", summaries=summaries)
     self._num_micro_batches = n
     self._transform_micro_batches = bool(transform_micro_batches)
     self._micro_step = None
@@ -147,4 +152,7 @@ class GradientAccumulationOptimizer(accumulators.Accumulating, optimizer_lib.Wra
       with tf.control_dependencies(resets):
         return tf.identity(applied)
 
-    return tf.cond(count >= n, apply_mean, lambda: tf.constant(False))
+    applied = tf.cond(count >= n, apply_mean, lambda: tf.constant(False))
+    if self._recording:
+      summaries_lib.record_accumulation(self._micro_step, n, step=self._summary_step())
+    return applied

@@ -25,6 +25,7 @@ from typing import Any, Iterable, Optional, Sequence, Tuple, Union
 
 import tensorflow as tf
 
+from tf1clip import summaries as summaries_lib
 from tf1clip import transforms as transforms_lib
 from tf1clip import validation
 
@@ -151,7 +152,8 @@ class WrappedOptimizer(transforms_lib.Pipeline, tf.Module):
 
   def __init__(self, optimizer: Any,
                transforms: Union[transforms_lib.Transform, Sequence[transforms_lib.Transform]] = (),
-               skip_non_finite: bool = False, name: Optional[str] = None) -> None:
+               skip_non_finite: bool = False, name: Optional[str] = None,
+               summaries: Union[None, bool, str] = None) -> None:
     """Wraps `optimizer`.
 
     Args:
@@ -162,12 +164,20 @@ class WrappedOptimizer(transforms_lib.Pipeline, tf.Module):
         skipped entirely (weights, slots and the Keras ``iterations`` stay as they are) and
         `skipped_steps` is incremented.
       name: the wrapper's name; defaults to the inner optimizer's.
+      summaries: record the ``tf1clip/`` scalars with ``tf.summary`` (docs/observability.md):
+        global norm before and after the transforms, clipped, clip rate, threshold, skipped
+        steps. None (default): on when a default writer is set where the wrapper builds (its
+        first step, or `build`) and there are transforms; False: off, no counters; True: on
+        (records nothing without a writer); ``"per_variable"``: plus per-variable norms. The
+        step is ``tf.summary.experimental.get_step()``, else the wrapper's own step count.
 
     Raises:
       TypeError: if `optimizer` is not a Keras optimizer or a transform is not callable.
+      ValueError: if `summaries` is not None, a bool or ``"per_variable"``.
     """
     kind = optimizer_kind(optimizer)
     chain = transforms_lib.as_chain(transforms)
+    summaries_lib.check_summaries(summaries)
     if name is not None:
       validation.string(name, "name")
     inner_name = getattr(optimizer, "name", None) or type(optimizer).__name__
@@ -177,6 +187,9 @@ class WrappedOptimizer(transforms_lib.Pipeline, tf.Module):
     self._chain = chain
     self._skip_non_finite = bool(skip_non_finite)
     self._skipped_steps = None
+    self._summaries = summaries
+    self._recording = None  # decided, with the observer, where the transforms are built
+    self._observer = None
     # Variables the transforms create in their build(): tracked here so tf.train.Checkpoint
     # saves them whatever object holds them.
     self._transform_variables = []
@@ -252,7 +265,11 @@ class WrappedOptimizer(transforms_lib.Pipeline, tf.Module):
       return var
 
     with tf.init_scope(), tf.variable_creator_scope(record):
-      self._chain.build([tf_variable(v) for v in var_list])
+      if self._recording is None:
+        self._recording = summaries_lib.enabled(self._summaries)
+        self._observer = summaries_lib.observer_for(self._chain, self._summaries,
+                                                    self.name + "_summaries")
+      (self._observer or self._chain).build([tf_variable(v) for v in var_list])
     known = {v.ref() for v in self._transform_variables}
     self._transform_variables.extend(v for v in created if v.ref() not in known)
     self._transforms_built = True
@@ -385,7 +402,7 @@ class WrappedOptimizer(transforms_lib.Pipeline, tf.Module):
   def _transform(self, grads_and_vars):
     """Runs the chain on (gradient, tf.Variable) pairs; returns the original variables."""
     original = [v for _, v in grads_and_vars]
-    pairs = self._chain([(g, tf_variable(v)) for g, v in grads_and_vars])
+    pairs = (self._observer or self._chain)([(g, tf_variable(v)) for g, v in grads_and_vars])
     return [(g, v) for (g, _), v in zip(pairs, original)]
 
   def _guarded_apply(self, grads_and_vars, strategy):
@@ -404,7 +421,17 @@ class WrappedOptimizer(transforms_lib.Pipeline, tf.Module):
       self._skipped_steps.assign_add(1)
       return tf.constant(False)
 
-    return tf.cond(transforms_lib.all_finite(present), apply_fn, skip_fn)
+    applied = tf.cond(transforms_lib.all_finite(present), apply_fn, skip_fn)
+    if self._recording and self._skipped_steps is not None:
+      summaries_lib.record_skipped(self._skipped_steps, step=self._summary_step())
+    return applied
+
+  def _summary_step(self):
+    """The step of the wrapper's own records when tf.summary has none: the observer's count
+    of transformed steps, else the inner optimizer's applied updates."""
+    if self._observer is not None and self._observer.state is not None:
+      return self._observer.state["steps"].read_value()
+    return tf.cast(tf.convert_to_tensor(tf_variable(self.iterations)), tf.int64)
 
   def _apply_inner(self, grads_and_vars, strategy):
     """Hands already-reduced gradients to the inner optimizer; returns its applied flag."""
@@ -445,8 +472,8 @@ def _colocated(var):
   return tf.device(tf_variable(var).device)
 
 
-def clip_gradients_by_norm(optimizer: Any, clip_norm: Any,
-                           name: Optional[str] = None) -> WrappedOptimizer:
+def clip_gradients_by_norm(optimizer: Any, clip_norm: Any, name: Optional[str] = None,
+                           summaries: Union[None, bool, str] = None) -> WrappedOptimizer:
   """Returns a Keras optimizer wrapper that clips gradients by their global norm first.
 
   The TF2 counterpart of ``tf1clip.clip_gradients_by_norm`` (``tf.contrib.estimator``'s):
@@ -457,6 +484,8 @@ def clip_gradients_by_norm(optimizer: Any, clip_norm: Any,
     optimizer: a Keras 3 or tf-keras optimizer.
     clip_norm: a positive number or scalar Tensor.
     name: the wrapper's name; defaults to ``"ClipByNorm" + inner name``.
+    summaries: record the ``tf1clip/`` scalars; see `WrappedOptimizer` (default: on under a
+      default ``tf.summary`` writer).
 
   Returns:
     A `WrappedOptimizer`.
@@ -472,4 +501,4 @@ def clip_gradients_by_norm(optimizer: Any, clip_norm: Any,
   optimizer_kind(optimizer)
   inner_name = getattr(optimizer, "name", None) or type(optimizer).__name__
   return WrappedOptimizer(optimizer, [transforms_lib.clip_by_global_norm(clip_norm)],
-                          name=name or "ClipByNorm" + str(inner_name))
+                          name=name or "ClipByNorm" + str(inner_name), summaries=summaries)
