@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench setup clean
+.PHONY: demo test test-py312 bench setup clean
 
 setup: $(STAMP)
 
@@ -28,8 +28,21 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest -n 2 -q tests
 
+# Python 3.12 (pyproject allows 3.11-3.12): the same install in its own venv and a cross-section of the
+# suite (clipping, wrappers, the runner, the facade, contrib, check). CI runs it when python3.12 exists.
+PYTHON312 ?= $(shell command -v python3.12)
+VENV312   := .venv312
+
+test-py312:
+	@test -n "$(PYTHON312)" || { echo "need python3.12 on PATH, or make test-py312 PYTHON312=/path/to/python3.12"; exit 1; }
+	test -x $(VENV312)/bin/python || $(PYTHON312) -m venv $(VENV312)
+	$(VENV312)/bin/python -m pip install --quiet --upgrade pip
+	$(VENV312)/bin/python -m pip install --quiet -c constraints.txt -e ".[test]"
+	$(VENV312)/bin/python -m pytest -n 2 -q tests/test_clipping_dense.py tests/test_optimizer.py \
+	  tests/test_facade.py tests/test_runner.py tests/test_contrib_served.py tests/test_check.py
+
 bench: $(STAMP)
 	$(PY) benchmarks/run_all.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) $(VENV312) build *.egg-info
