@@ -23,6 +23,7 @@ Run:  python -m benchmarks.scaling [--sizes 10,100,1000,5000] [--sections dense,
 """
 
 import os
+import sys
 import time
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
@@ -142,7 +143,8 @@ def _verdict(ratio, target):
 def _clip_rows(sizes, sparse, targets):
   rows, notes = [], []
   for n in sizes:
-    seconds, _, weights = _build_and_time(n, sparse, CLIP_VARIANTS, _clip_train_op, "sgd")
+    seconds, build_seconds, weights = _build_and_time(n, sparse, CLIP_VARIANTS, _clip_train_op,
+                                                      "sgd")
     reference = CLIP_VARIANTS[1]
     base = seconds[reference]
     for name in CLIP_VARIANTS:
@@ -152,7 +154,8 @@ def _clip_rows(sizes, sparse, targets):
         verdict = _verdict(ratio, CLIP_TARGET)
         targets.append(("clip %s, %d variables" % (name[:3], n), ratio, CLIP_TARGET))
       rows.append(["sparse" if sparse else "dense", n, name, "%.3f" % (seconds[name] * 1e3),
-                   "%.3f" % ratio, verdict])
+                   "%.3f" % ratio, verdict, "%.2f" % build_seconds[name],
+                   "%.2f" % (build_seconds[name] / build_seconds[reference])])
     ours = CLIP_VARIANTS[2:]
     same = _max_difference(weights[ours[0]], weights[ours[1]])
     vs_tf = _max_difference(weights[reference], weights[ours[0]])
@@ -203,8 +206,10 @@ def main(argv):
   unknown = set(FLAGS.sections) - {"dense", "sparse", "guard"}
   if unknown:
     raise app.UsageError("--sections takes dense, sparse, guard; got %s" % sorted(unknown))
+  sys.stdout.reconfigure(line_buffering=True)  # tables appear as each finishes
   targets, builds = [], []
-  header = ["gradients", "variables", "variant", "ms/step", "x/(a)", "target"]
+  header = ["gradients", "variables", "variant", "ms/step", "x/(a)", "target", "build s",
+            "build x/(a)"]
   if "dense" in FLAGS.sections:
     rows, notes = _clip_rows([int(s) for s in FLAGS.sizes], False, targets)
     timing.print_table("clipping per step, dense, SGD, n x [%d, %d] variables" % (
