@@ -48,6 +48,9 @@ flags.DEFINE_integer("rounds", 11, "interleaved timing rounds")
 flags.DEFINE_integer("iters", 20, "steps of each variant per round")
 
 TARGET = 1.02
+# Sparse: tf1clip also sums duplicate indices (tf.unique + a segment sum per IndexedSlices), which
+# TF's clip does not do; issue 16 sets its target at 1.05.
+SPARSE_TARGET = 1.05
 VARIANTS = ("minimize", "tf.clip_by_global_norm", "tf1clip.clip_by_global_norm")
 
 
@@ -68,6 +71,7 @@ def _time_group(label, build, batch_size):
       compared=VARIANTS[2:], warmup=FLAGS.warmup,
       rounds=FLAGS.rounds, iters=FLAGS.iters)
   a, b, c = (seconds[v] for v in VARIANTS)
+  target = SPARSE_TARGET if "sparse" in label else TARGET
   rows = []
   for tag, variant in zip("abc", VARIANTS):
     s = seconds[variant]
@@ -75,7 +79,7 @@ def _time_group(label, build, batch_size):
     rows.append([label, "(%s) %s" % (tag, variant), "%.3f" % (s * 1e3),
                  "%.3f" % (c / a) if last else "",
                  "%.3f" % (c / b) if last else "",
-                 ("<= %.2f: %s" % (TARGET, "met" if c / b <= TARGET else "missed")) if last else ""])
+                 ("<= %.2f: %s" % (target, "met" if c / b <= target else "missed")) if last else ""])
   return rows, difference
 
 

@@ -11,6 +11,7 @@ Run:  python benchmarks/run_all.py [--only clip_overhead,...] [--list]
 
 import ast
 import pathlib
+import re
 import subprocess
 import sys
 import time
@@ -23,6 +24,8 @@ flags.DEFINE_list("only", [], "run only these benchmarks (module names); default
 flags.DEFINE_bool("list", False, "print the benchmarks found and exit")
 
 BENCHMARKS_DIR = pathlib.Path(__file__).resolve().parent
+# A line stating a target's verdict, as every benchmark prints them ("<= 1.02: met").
+VERDICT = re.compile(r"\b(met|missed|MISSED)\b")
 
 
 def find_benchmarks(directory=BENCHMARKS_DIR):
@@ -55,6 +58,17 @@ def _is_main_guard(node):
           and any(isinstance(o, ast.Constant) and o.value == "__main__" for o in operands))
 
 
+def _run_streaming(command):
+  """Runs `command` from the repository root, echoing its stdout; returns (exit code, lines)."""
+  proc = subprocess.Popen(command, cwd=BENCHMARKS_DIR.parent, stdout=subprocess.PIPE, text=True)
+  lines = []
+  for line in proc.stdout:
+    sys.stdout.write(line)
+    sys.stdout.flush()
+    lines.append(line.rstrip("\n"))
+  return proc.wait(), lines
+
+
 def main(argv):
   if len(argv) > 1:
     raise app.UsageError("unexpected arguments: %s" % " ".join(argv[1:]))
@@ -67,17 +81,20 @@ def main(argv):
   if FLAGS.list:
     print("\n".join(names))
     return 0
-  failed = []
+  failed, verdicts = [], []
   for name in names:
     print("=== benchmarks.%s" % name, flush=True)
     start = time.perf_counter()
-    code = subprocess.call([sys.executable, "-m", "benchmarks.%s" % name],
-                           cwd=BENCHMARKS_DIR.parent)
+    code, lines = _run_streaming([sys.executable, "-m", "benchmarks.%s" % name])
+    verdicts += ["%s: %s" % (name, " ".join(line.split())) for line in lines
+                 if VERDICT.search(line)]
     print("=== benchmarks.%s: %s in %.0f s" % (
         name, "ok" if code == 0 else "FAILED (exit %d)" % code, time.perf_counter() - start),
           flush=True)
     if code != 0:
       failed.append(name)
+  print("\n=== every target (met / MISSED), as the benchmarks printed them")
+  print("\n".join(verdicts) if verdicts else "(none printed)")
   if failed:
     print("failed: %s" % ", ".join(failed))
     return 1

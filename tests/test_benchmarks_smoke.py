@@ -32,6 +32,15 @@ SMOKE_FLAGS = {
         "--batch_size", "2", "--num_steps", "2", "--input_size", "2", "--hidden_size", "4",
         "--warmup", "0", "--rounds", "1", "--iters", "1"],
     "check_speed": ["--files", "10", "--repeats", "1"],
+    # Every table (dense, sparse, guard and build) at 2-3 variables of [4, 4]; n >= 1000 only
+    # switches the optimizer and rounds, the same code.
+    "scaling": [
+        "--sizes", "2", "--sparse_sizes", "2", "--guard_sizes", "2,3", "--width", "4",
+        "--warmup", "0", "--rounds", "1", "--iters", "1", "--large_rounds", "1",
+        "--large_iters", "1"],
+    "startup": ["--rounds", "1"],
+    "v2_overhead": ["--layers", "1", "--width", "4", "--batch_size", "2", "--check_steps", "1",
+                    "--warmup", "0", "--rounds", "1", "--iters", "1"],
     "accumulation": [
         "--batch_size", "8", "--num_micro_batches", "2", "--variants", "iv,v",
         "--warmup", "0", "--rounds", "1", "--iters", "1", "--memory_updates", "1"],

@@ -209,6 +209,8 @@ class WrappedOptimizer(transforms_lib.Pipeline, _Optimizer):
       with tf.control_dependencies([tf.compat.v1.assign_add(counter, 1)]):
         return tf.constant(False)
 
+    # A lowered cond (per-input Switch ops), measured faster per step at 2000 variables than an
+    # unlowered functional If, whose branch runs as a function call (docs/benchmarks.md, scaling).
     return tf.cond(finite, apply_fn, skip_fn, name="apply_if_finite")
 
   def _skip_counter(self, colocate_with):

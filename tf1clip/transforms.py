@@ -425,6 +425,7 @@ def clip_by_global_norm(clip_norm: Any) -> Transform:
     if all(g is None for g in grads):
       return grads_and_vars, None
     clipped, norm = clipping.clip_by_global_norm(grads, clip_norm)
+    _LAST_GLOBAL_CLIP["result"] = ([g for g in clipped if g is not None], norm)
     threshold = tf.cast(clip_norm, norm.dtype)
     # min(norm, clip_norm) is the clipped norm; NaN/inf norms stay visible as they are.
     after = tf.where(norm > threshold, threshold, norm)
@@ -605,7 +606,14 @@ def freeze(selection: Any) -> Transform:
 def all_finite(grads_and_vars: Iterable[Tuple[Any, Any]]) -> tf.Tensor:
   """A scalar bool Tensor: True when every non-None gradient is finite (no NaN, no Inf).
 
-  Sparse gradients are checked on their values. Integer gradients count as finite.
+  Sparse gradients are checked on their values. Integer gradients count as finite. When the
+  gradients are the output of a `clip_by_global_norm` transform's last call, the flag is
+  ``is_finite(global norm)`` (the clip makes every gradient NaN when its norm is not finite, and a
+  finite norm gives finite gradients), so no second pass over the gradients is built.
+
+  Otherwise one reduction per gradient: a finite sum of all gradients' sums proves every element
+  finite; only when that sum is not finite (a NaN/Inf, or finite values overflowing) does an exact
+  element-wise check run, lazily, in a cond. That costs one op per gradient instead of two.
 
   Args:
     grads_and_vars: list of ``(gradient, variable)`` pairs.
@@ -613,16 +621,63 @@ def all_finite(grads_and_vars: Iterable[Tuple[Any, Any]]) -> tf.Tensor:
   Returns:
     A scalar ``tf.bool`` Tensor (True when there is no gradient at all).
   """
+  grads_and_vars = list(grads_and_vars)
+  norm = _clipped_norm_of([g for g, _ in grads_and_vars])
+  if norm is not None:
+    return tf.math.is_finite(norm, name="all_finite")
   with tf.name_scope("all_finite"):
-    checks = []
+    values = []
     for g, _ in grads_and_vars:
       if g is None:
         continue
-      values = tf.convert_to_tensor(g.values if isinstance(g, tf.IndexedSlices) else g)
-      if values.dtype.is_floating:
-        checks.append(tf.reduce_all(tf.math.is_finite(values)))
-    if not checks:
+      v = tf.convert_to_tensor(g.values if isinstance(g, tf.IndexedSlices) else g)
+      if v.dtype.is_floating:
+        values.append(v)
+    if not values:
       return tf.constant(True)
-    if len(checks) == 1:
-      return checks[0]
-    return tf.reduce_all(tf.stack(checks))
+    by_dtype = {}
+    for v in values:
+      by_dtype.setdefault(v.dtype.base_dtype, []).append(tf.reduce_sum(v))
+    totals = [tf.add_n(sums) if len(sums) > 1 else sums[0] for sums in by_dtype.values()]
+    flags = [tf.math.is_finite(t) for t in totals]
+    sum_finite = flags[0] if len(flags) == 1 else tf.reduce_all(tf.stack(flags))
+    # Deferred import: _graph is an adapter helper; transforms stays importable on its own.
+    from tf1clip import _graph  # pylint: disable=g-import-not-at-top
+    return _graph.functional_cond(sum_finite, lambda: tf.constant(True),
+                                  lambda: _elementwise_all_finite(values), name="exact")
+
+
+def _elementwise_all_finite(values):
+  checks = [tf.reduce_all(tf.math.is_finite(v)) for v in values]
+  return checks[0] if len(checks) == 1 else tf.reduce_all(tf.stack(checks))
+
+
+def _clipped_norm_of(grads):
+  """The global norm of the clip_by_global_norm call that returned exactly `grads`, else None."""
+  last = _LAST_GLOBAL_CLIP.get("result")
+  if last is None:
+    return None
+  outputs, norm = last
+  present = [g for g in grads if g is not None]
+  if len(present) != len(outputs) or not present:
+    return None
+  if any(a is not b for a, b in zip(present, outputs)):
+    return None
+  if tf.executing_eagerly():
+    return norm if _is_eager(norm) else None
+  if _is_eager(norm) or norm.graph is not tf.compat.v1.get_default_graph():
+    return None
+  return norm
+
+
+def _is_eager(t):
+  try:
+    t.graph  # pylint: disable=pointless-statement
+  except AttributeError:
+    return True
+  return False
+
+
+# The outputs and norm of the last clip_by_global_norm transform call (any instance): all_finite
+# reuses the norm when asked about exactly those gradients, object for object.
+_LAST_GLOBAL_CLIP = {}
