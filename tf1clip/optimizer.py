@@ -148,8 +148,8 @@ class WrappedOptimizer(transforms_lib.Pipeline, _Optimizer):
     """
     grads_and_vars = transforms_lib.check_gradients_provided(grads_and_vars)
     self._build_transforms([v for _, v in grads_and_vars])
-    grads_and_vars = self._run_chain(grads_and_vars)
-    return self._apply_inner(grads_and_vars, global_step, name)
+    grads_and_vars, guard_norm = self._run_chain_with_guard_norm(grads_and_vars)
+    return self._apply_inner(grads_and_vars, global_step, name, guard_norm)
 
   def _build_transforms(self, var_list):
     """Creates the transforms' state (their ``build``), out of any control flow being built."""
@@ -162,7 +162,15 @@ class WrappedOptimizer(transforms_lib.Pipeline, _Optimizer):
 
   def _run_chain(self, grads_and_vars):
     """The transforms (observed when recording): what every step runs on its gradients."""
-    return (self._observer or self._chain)(grads_and_vars)
+    return self._run_chain_with_guard_norm(grads_and_vars)[0]
+
+  def _run_chain_with_guard_norm(self, grads_and_vars):
+    """`_run_chain`, and the norm `all_finite` may use for its output (or None).
+
+    The norm is the clip's when it is the chain's last member (`transforms.run_with_guard_norm`);
+    the observer passes it on, so recording does not compute a second norm.
+    """
+    return transforms_lib.run_with_guard_norm(self._observer or self._chain, grads_and_vars)
 
   def _record_once(self, record):
     """Calls `record()` (a summaries.record_* call) once per graph, out of control flow."""
@@ -172,21 +180,25 @@ class WrappedOptimizer(transforms_lib.Pipeline, _Optimizer):
       with tf.init_scope():
         record()
 
-  def _apply_inner(self, grads_and_vars, global_step=None, name=None):
+  def _apply_inner(self, grads_and_vars, global_step=None, name=None, guard_norm=None):
     """The inner ``apply_gradients``, guarded by `all_finite` when ``skip_non_finite``."""
     if not self._skip_non_finite:
       return self._optimizer.apply_gradients(grads_and_vars, global_step=global_step,
                                              name=name)
     with _graph.replacing_train_ops() as train_ops:
-      applied = self._apply_inner_if_finite(grads_and_vars, global_step, name)
+      applied = self._apply_inner_if_finite(grads_and_vars, global_step, name, guard_norm)
       if tf.executing_eagerly():
         return applied
       op = tf.group(applied, name=(name or self._name) + "_if_finite")
       train_ops.append(op)
     return op
 
-  def _apply_inner_if_finite(self, grads_and_vars, global_step=None, name=None):
+  def _apply_inner_if_finite(self, grads_and_vars, global_step=None, name=None,
+                             guard_norm=None):
     """Applies through the inner optimizer only when every gradient is finite.
+
+    `guard_norm` (from `_run_chain_with_guard_norm` on exactly these gradients, else None)
+    decides the flag without a pass over the gradients (`transforms.all_finite`).
 
     Returns:
       A scalar bool Tensor: True when the update was applied, False when it was skipped (and
@@ -195,7 +207,7 @@ class WrappedOptimizer(transforms_lib.Pipeline, _Optimizer):
     counter = self._skip_counter(global_step if global_step is not None
                                  else grads_and_vars[0][1])
     self._record_once(lambda: summaries_lib.record_skipped(counter))
-    finite = transforms_lib.all_finite(grads_and_vars)
+    finite = transforms_lib.all_finite(grads_and_vars, global_norm=guard_norm)
     caller_scope = tf.compat.v1.get_default_graph().get_name_scope()
 
     def apply_fn():

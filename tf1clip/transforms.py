@@ -235,20 +235,54 @@ class Chain:
 
     The norms are those the reporting (clipping) member saw and produced; members after it
     (noise, say) do not change them. stats is None when no member reports (see
-    `reports_stats`) or the reporting member had no gradient.
+    `reports_stats`) or the reporting member had no gradient. The `GUARD_NORM` entry is kept
+    only when the reporting member is the chain's last: a later member could make finite
+    gradients non-finite (or the reverse), so its norm would no longer decide `all_finite`.
     """
     grads_and_vars = list(grads_and_vars)
     stats = None
-    for t in self.transforms:
+    for i, t in enumerate(self.transforms):
       member_with_stats = getattr(t, "with_stats", None)
       if callable(member_with_stats):
         out, member_stats = member_with_stats(list(grads_and_vars))
         if member_stats is not None:
           stats = member_stats
+          last_reporter = i
       else:
         out = t(list(grads_and_vars))
       grads_and_vars = check_transform_result(t, grads_and_vars, out)
+    if stats is not None and GUARD_NORM in stats and last_reporter != len(self.transforms) - 1:
+      stats = {k: v for k, v in stats.items() if k != GUARD_NORM}
     return grads_and_vars, stats
+
+
+# The stats key of a transform whose output gradients are all finite exactly when this scalar is
+# (clip_by_global_norm's norm: a non-finite norm makes every clipped gradient NaN). Adapters pass
+# it to `all_finite` (see `run_with_guard_norm`) instead of a pass over the gradients.
+GUARD_NORM = "guard_norm"
+
+
+def run_with_guard_norm(transform: Transform, grads_and_vars: Iterable[Tuple[Any, Any]]):
+  """Runs `transform`; returns (grads_and_vars, the norm the non-finite guard may use, or None).
+
+  The norm is the `GUARD_NORM` entry of the transform's ``with_stats`` (a `Chain` keeps it only
+  when its last member reported it; `tf1clip.summaries.Observed` passes its inner stats on), so
+  it is computed once, by the clip, and read by `all_finite(..., global_norm=...)`.
+
+  Args:
+    transform: a transform, typically the adapter's `Chain` or the observer wrapping it.
+    grads_and_vars: list of ``(gradient, variable)`` pairs.
+
+  Returns:
+    ``(grads_and_vars, norm)``: the transform's checked output and a scalar Tensor or None.
+  """
+  grads_and_vars = list(grads_and_vars)
+  if callable(getattr(transform, "with_stats", None)) and getattr(transform, "reports_stats",
+                                                                  True):
+    out, stats = transform.with_stats(list(grads_and_vars))
+    out = check_transform_result(transform, grads_and_vars, out)
+    return out, (stats or {}).get(GUARD_NORM)
+  return check_transform_result(transform, grads_and_vars, transform(list(grads_and_vars))), None
 
 
 def chain(*transforms: Transform) -> "Chain":
@@ -417,20 +451,21 @@ def clip_by_global_norm(clip_norm: Any) -> Transform:
     """Clips; returns (grads_and_vars, stats) with the norm the clip computed anyway.
 
     stats (scalar Tensors, or None when every gradient is None): "norm" (before),
-    "clipped_norm" (after), "threshold" (`clip_norm`), "clipped" (bool: scaled down).
-    `tf1clip.summaries.observe` records them without a second global norm.
+    "clipped_norm" (after), "threshold" (`clip_norm`), "clipped" (bool: scaled down), and
+    `GUARD_NORM` (the norm again: the clipped gradients are finite exactly when it is).
+    `tf1clip.summaries.observe` records them without a second global norm; the non-finite
+    guard reads `GUARD_NORM` (see `run_with_guard_norm`).
     """
     grads_and_vars = list(grads_and_vars)
     grads = [g for g, _ in grads_and_vars]
     if all(g is None for g in grads):
       return grads_and_vars, None
     clipped, norm = clipping.clip_by_global_norm(grads, clip_norm)
-    _LAST_GLOBAL_CLIP["result"] = ([g for g in clipped if g is not None], norm)
     threshold = tf.cast(clip_norm, norm.dtype)
     # min(norm, clip_norm) is the clipped norm; NaN/inf norms stay visible as they are.
     after = tf.where(norm > threshold, threshold, norm)
     stats = {"norm": norm, "clipped_norm": after, "threshold": threshold,
-             "clipped": norm > threshold}
+             "clipped": norm > threshold, GUARD_NORM: norm}
     return list(zip(clipped, [v for _, v in grads_and_vars])), stats
 
   def transform(grads_and_vars):
@@ -603,13 +638,11 @@ def freeze(selection: Any) -> Transform:
   return _named(transform, "freeze(%s)" % label)
 
 
-def all_finite(grads_and_vars: Iterable[Tuple[Any, Any]]) -> tf.Tensor:
+def all_finite(grads_and_vars: Iterable[Tuple[Any, Any]], global_norm: Any = None) -> tf.Tensor:
   """A scalar bool Tensor: True when every non-None gradient is finite (no NaN, no Inf).
 
-  Sparse gradients are checked on their values. Integer gradients count as finite. When the
-  gradients are the output of a `clip_by_global_norm` transform's last call, the flag is
-  ``is_finite(global norm)`` (the clip makes every gradient NaN when its norm is not finite, and a
-  finite norm gives finite gradients), so no second pass over the gradients is built.
+  Sparse gradients are checked on their values. Integer gradients count as finite. With
+  `global_norm` the flag is ``is_finite(global_norm)`` and no pass over the gradients is built.
 
   Otherwise one reduction per gradient: a finite sum of all gradients' sums proves every element
   finite; only when that sum is not finite (a NaN/Inf, or finite values overflowing) does an exact
@@ -617,14 +650,17 @@ def all_finite(grads_and_vars: Iterable[Tuple[Any, Any]]) -> tf.Tensor:
 
   Args:
     grads_and_vars: list of ``(gradient, variable)`` pairs.
+    global_norm: optional scalar Tensor, the norm of the global-norm clip whose outputs are
+      exactly these gradients (as `run_with_guard_norm` returns it). Only valid then: the clip
+      makes every gradient NaN when its norm is not finite, and a finite norm gives finite
+      clipped gradients; after any other change to the gradients, leave it None.
 
   Returns:
     A scalar ``tf.bool`` Tensor (True when there is no gradient at all).
   """
   grads_and_vars = list(grads_and_vars)
-  norm = _clipped_norm_of([g for g, _ in grads_and_vars])
-  if norm is not None:
-    return tf.math.is_finite(norm, name="all_finite")
+  if global_norm is not None:
+    return tf.math.is_finite(global_norm, name="all_finite")
   with tf.name_scope("all_finite"):
     values = []
     for g, _ in grads_and_vars:
@@ -650,34 +686,3 @@ def all_finite(grads_and_vars: Iterable[Tuple[Any, Any]]) -> tf.Tensor:
 def _elementwise_all_finite(values):
   checks = [tf.reduce_all(tf.math.is_finite(v)) for v in values]
   return checks[0] if len(checks) == 1 else tf.reduce_all(tf.stack(checks))
-
-
-def _clipped_norm_of(grads):
-  """The global norm of the clip_by_global_norm call that returned exactly `grads`, else None."""
-  last = _LAST_GLOBAL_CLIP.get("result")
-  if last is None:
-    return None
-  outputs, norm = last
-  present = [g for g in grads if g is not None]
-  if len(present) != len(outputs) or not present:
-    return None
-  if any(a is not b for a, b in zip(present, outputs)):
-    return None
-  if tf.executing_eagerly():
-    return norm if _is_eager(norm) else None
-  if _is_eager(norm) or norm.graph is not tf.compat.v1.get_default_graph():
-    return None
-  return norm
-
-
-def _is_eager(t):
-  try:
-    t.graph  # pylint: disable=pointless-statement
-  except AttributeError:
-    return True
-  return False
-
-
-# The outputs and norm of the last clip_by_global_norm transform call (any instance): all_finite
-# reuses the norm when asked about exactly those gradients, object for object.
-_LAST_GLOBAL_CLIP = {}

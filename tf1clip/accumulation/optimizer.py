@@ -191,10 +191,12 @@ class GradientAccumulationOptimizer(accumulators.Accumulating, WrappedOptimizer)
         mean_pairs = [(m, v) for m, (_, v) in zip(means, pairs)]
         if not self._transform_micro_batches:
           with tf.name_scope("transform"):
-            mean_pairs = self._run_chain(mean_pairs)
+            mean_pairs, guard_norm = self._run_chain_with_guard_norm(mean_pairs)
+        else:
+          guard_norm = None  # the chain ran on each micro-batch, not on this mean
         with _graph.absolute_name_scope(caller_scope):
           if self._skip_non_finite:
-            applied = self._apply_inner_if_finite(mean_pairs, inner_step, None)
+            applied = self._apply_inner_if_finite(mean_pairs, inner_step, None, guard_norm)
           else:
             with tf.control_dependencies(
                 [self._optimizer.apply_gradients(mean_pairs, global_step=inner_step)]):

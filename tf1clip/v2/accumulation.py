@@ -143,9 +143,10 @@ class GradientAccumulationOptimizer(accumulators.Accumulating, optimizer_lib.Wra
     def apply_mean():
       raw_means = [s.mean(n) for s in sums]
       means = [(m, v) for m, (_, v) in zip(raw_means, present)]
+      guard_norm = None  # with transformed micro-batches, the chain did not produce the mean
       if not self._transform_micro_batches:
-        means = self._transform(means)
-      applied = self._guarded_apply(means, strategy)
+        means, guard_norm = self._transform_with_guard_norm(means)
+      applied = self._guarded_apply(means, strategy, guard_norm)
       with tf.control_dependencies([applied]):
         resets = [self._micro_step.assign(0)]
         resets += [s.reset(m) for s, m in zip(sums, raw_means)]

@@ -396,16 +396,30 @@ class WrappedOptimizer(transforms_lib.Pipeline, tf.Module):
       A scalar bool Tensor, True when the update was applied.
     """
     self._ensure_transforms_built([v for _, v in grads_and_vars])
-    grads_and_vars = self._transform(grads_and_vars)
-    return self._guarded_apply(grads_and_vars, strategy)
+    grads_and_vars, guard_norm = self._transform_with_guard_norm(grads_and_vars)
+    return self._guarded_apply(grads_and_vars, strategy, guard_norm)
 
   def _transform(self, grads_and_vars):
     """Runs the chain on (gradient, tf.Variable) pairs; returns the original variables."""
-    original = [v for _, v in grads_and_vars]
-    pairs = (self._observer or self._chain)([(g, tf_variable(v)) for g, v in grads_and_vars])
-    return [(g, v) for (g, _), v in zip(pairs, original)]
+    return self._transform_with_guard_norm(grads_and_vars)[0]
 
-  def _guarded_apply(self, grads_and_vars, strategy):
+  def _transform_with_guard_norm(self, grads_and_vars):
+    """`_transform`, and the norm `all_finite` may use for its output (or None).
+
+    The norm is the clip's when it is the chain's last member (`transforms.run_with_guard_norm`);
+    the observer passes it on, so recording does not compute a second norm.
+    """
+    original = [v for _, v in grads_and_vars]
+    pairs, guard_norm = transforms_lib.run_with_guard_norm(
+        self._observer or self._chain, [(g, tf_variable(v)) for g, v in grads_and_vars])
+    return [(g, v) for (g, _), v in zip(pairs, original)], guard_norm
+
+  def _guarded_apply(self, grads_and_vars, strategy, guard_norm=None):
+    """The inner update, under a tf.cond on `all_finite` when ``skip_non_finite``.
+
+    `guard_norm` (from `_transform_with_guard_norm` on exactly these gradients, else None)
+    decides the flag without a pass over the gradients (`transforms.all_finite`).
+    """
     present = [(g, v) for g, v in grads_and_vars if g is not None]
     if not present:
       raise ValueError("No gradients left to apply after the transforms %s (every gradient is "
@@ -421,7 +435,8 @@ class WrappedOptimizer(transforms_lib.Pipeline, tf.Module):
       self._skipped_steps.assign_add(1)
       return tf.constant(False)
 
-    applied = tf.cond(transforms_lib.all_finite(present), apply_fn, skip_fn)
+    applied = tf.cond(transforms_lib.all_finite(present, global_norm=guard_norm), apply_fn,
+                      skip_fn)
     if self._recording and self._skipped_steps is not None:
       summaries_lib.record_skipped(self._skipped_steps, step=self._summary_step())
     return applied
