@@ -1,6 +1,7 @@
 """`tf1clip doctor` and what `import tf1clip` must not do: subprocesses, since both concern process state."""
 
 import os
+import re
 import subprocess
 import sys
 
@@ -25,6 +26,23 @@ def test_doctor_reports_versions_shims_keras_and_gpus_and_exits_0_here():
   assert "tf_slim: " in out and " skipped" in out
   assert "keras: tf-keras (Keras 2)" in out
   assert "gpus: " in out
+  internals = re.search(r"^internals: (\d+) TensorFlow/tf-keras internals imported by tf1clip, all resolve$",
+                        out, re.M)
+  assert internals and int(internals.group(1)) >= 10, out
+
+
+def test_doctor_finds_every_internal_import_and_reports_a_broken_one(tmp_path):
+  from tf1clip.compat import doctor  # pylint: disable=import-outside-toplevel
+  package = tmp_path / "tf1clip"
+  (package / "sub").mkdir(parents=True)
+  (package / "a.py").write_text("from tensorflow.python.ops import cond_v2\nimport os\n")
+  (package / "sub" / "b.py").write_text(
+      "import tf_keras.src.no_such_module\nfrom tensorflow.python.ops import cond_v2\n")
+  imports = doctor.internal_imports(str(package))
+  assert imports == {("tensorflow.python.ops", "cond_v2"): ["tf1clip/a.py", "tf1clip/sub/b.py"],
+                     ("tf_keras.src.no_such_module", None): ["tf1clip/sub/b.py"]}
+  broken = doctor.broken_internals(imports)
+  assert [(m, a) for m, a, _ in broken] == [("tf_keras.src.no_such_module", None)]
 
 
 def test_import_tf1clip_neither_switches_to_graph_mode_nor_applies_shims():
