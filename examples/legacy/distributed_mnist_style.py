@@ -4,7 +4,7 @@ The shape of TF 1.x's `mnist_replica.py`: every task runs this same script with 
 ps tasks serve the variables (`server.join()`), workers build the same graph with
 `replica_device_setter`, aggregate their gradients synchronously with `SyncReplicasOptimizer`, clip
 with `tf.contrib.estimator.clip_gradients_by_norm`, and train under `MonitoredTrainingSession`, whose
-chief (worker 0) initializes, checkpoints and prints the loss. The data is an MNIST-shaped synthetic
+chief (worker 0) initializes and checkpoints; every worker prints its loss as it trains. The data is an MNIST-shaped synthetic
 set the script makes itself (784 features, 10 classes), each worker reading its own shard.
 
 Run a cluster of 1 ps and 2 workers on this machine, unchanged, on TensorFlow 2.21:
@@ -29,7 +29,7 @@ flags.DEFINE_integer("hidden_units", 64, "hidden layer size")
 flags.DEFINE_float("learning_rate", 0.01, "Adam learning rate")
 flags.DEFINE_float("clip_norm", 5.0, "clip gradients at this global norm")
 flags.DEFINE_string("train_dir", "/tmp/distributed_mnist_style", "checkpoint directory (chief)")
-flags.DEFINE_integer("log_every", 20, "the chief prints the loss every this many of its own steps")
+flags.DEFINE_integer("log_every", 20, "each worker prints the loss every this many of its own steps")
 FLAGS = flags.FLAGS
 
 IMAGE_PIXELS = 28
@@ -91,7 +91,7 @@ def main(unused_argv):
     while not sess.should_stop():
       _, step, loss_value = sess.run([train_op, global_step, loss])
       local_step += 1
-      if is_chief and (local_step == 1 or local_step % FLAGS.log_every == 0):
+      if local_step == 1 or local_step % FLAGS.log_every == 0:
         print("worker %d: local step %d, global step %d, loss %.4f"
               % (FLAGS.task_index, local_step, step, loss_value))
   print("worker %d: done after %d local steps" % (FLAGS.task_index, local_step))
