@@ -394,6 +394,31 @@ def _select_keywords(kwargs, restrict_key, regex_key):
   return graph, positive_filter, restrict
 
 
+def _select(args, graph, positive_filter, restrict, own_tag, other_tag, from_regex, as_list):
+  """select_ops / select_ts: each arg's items (a regex via `from_regex`, else `as_list`), each once.
+
+  A regex tagged `other_tag` is for the other kind and skipped; with `restrict`, only regexes
+  tagged `own_tag` are used.
+  """
+  selected = []
+  for arg in args:
+    if can_be_regex(arg):
+      if graph is None:
+        raise ValueError("Use the keyword argument 'graph' to use regex.")
+      regex = make_regex(arg)
+      if regex.pattern.startswith(other_tag):
+        continue
+      if restrict and not regex.pattern.startswith(own_tag):
+        continue
+      found = from_regex(graph, regex)
+    else:
+      found = as_list(arg)
+    if positive_filter is not None:
+      found = [x for x in found if positive_filter(x)]
+    op_lists.concatenate_unique(selected, found)
+  return selected
+
+
 def select_ops(*args, **kwargs):
   """The ops named by `args`: ops, lists of ops, a tf.Graph, or regexes matched against op names.
 
@@ -411,25 +436,9 @@ def select_ops(*args, **kwargs):
     ValueError: a regex without graph=, or an unknown keyword.
     TypeError: graph= is not a tf.Graph.
   """
-  graph, positive_filter, restrict_ops_regex = _select_keywords(
-      kwargs, "restrict_ops_regex", "ops_regex")
-  ops = []
-  for arg in args:
-    if can_be_regex(arg):
-      if graph is None:
-        raise ValueError("Use the keyword argument 'graph' to use regex.")
-      regex = make_regex(arg)
-      if regex.pattern.startswith("(?#ts)"):
-        continue
-      if restrict_ops_regex and not regex.pattern.startswith("(?#ops)"):
-        continue
-      found = filter_ops_from_regex(graph, regex)
-    else:
-      found = op_lists.make_list_of_op(arg, ignore_ts=True)
-    if positive_filter is not None:
-      found = [op for op in found if positive_filter(op)]
-    op_lists.concatenate_unique(ops, found)
-  return ops
+  graph, positive_filter, restrict = _select_keywords(kwargs, "restrict_ops_regex", "ops_regex")
+  return _select(args, graph, positive_filter, restrict, "(?#ops)", "(?#ts)", filter_ops_from_regex,
+                 lambda arg: op_lists.make_list_of_op(arg, ignore_ts=True))
 
 
 def select_ts(*args, **kwargs):
@@ -449,25 +458,9 @@ def select_ts(*args, **kwargs):
     ValueError: a regex without graph=, or an unknown keyword.
     TypeError: graph= is not a tf.Graph.
   """
-  graph, positive_filter, restrict_ts_regex = _select_keywords(
-      kwargs, "restrict_ts_regex", "ts_regex")
-  ts = []
-  for arg in args:
-    if can_be_regex(arg):
-      if graph is None:
-        raise ValueError("Use the keyword argument 'graph' to use regex.")
-      regex = make_regex(arg)
-      if regex.pattern.startswith("(?#ops)"):
-        continue
-      if restrict_ts_regex and not regex.pattern.startswith("(?#ts)"):
-        continue
-      found = filter_ts_from_regex(graph, regex)
-    else:
-      found = op_lists.make_list_of_t(arg, ignore_ops=True)
-    if positive_filter is not None:
-      found = [t for t in found if positive_filter(t)]
-    op_lists.concatenate_unique(ts, found)
-  return ts
+  graph, positive_filter, restrict = _select_keywords(kwargs, "restrict_ts_regex", "ts_regex")
+  return _select(args, graph, positive_filter, restrict, "(?#ts)", "(?#ops)", filter_ts_from_regex,
+                 lambda arg: op_lists.make_list_of_t(arg, ignore_ops=True))
 
 
 def select_ops_and_ts(*args, **kwargs):
