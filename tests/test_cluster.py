@@ -20,9 +20,11 @@ EXAMPLE = os.path.join(REPO, "examples", "legacy", "distributed_mnist_style.py")
 
 
 def _cluster(*args, timeout=300):
+  """Runs `tf1clip cluster` with its own --timeout (unless given), so a hang fails with every task's output."""
   env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
-  proc = subprocess.run([sys.executable, "-m", "tf1clip", "cluster", *args], capture_output=True,
-                        text=True, env=env, timeout=timeout, cwd=REPO)
+  bound = [] if "--timeout" in args else ["--timeout", str(timeout - 30)]
+  proc = subprocess.run([sys.executable, "-m", "tf1clip", "cluster", *bound, *args],
+                        capture_output=True, text=True, env=env, timeout=timeout, cwd=REPO)
   return proc.returncode, proc.stdout, proc.stderr
 
 
@@ -54,6 +56,7 @@ def test_plan_with_chief_and_hosts_lays_tasks_round_robin():
     (["--workers", "0", "x.py"], "--workers must be an integer >= 1; got 0"),
     (["--ps", "-1", "x.py"], "--ps must be an integer >= 0; got -1"),
     (["--timeout", "0", "x.py"], "--timeout must be a positive number"),
+    (["--grace", "-1", "x.py"], "--grace must be a number of seconds >= 0; got -1"),
 ])
 def test_bad_arguments_exit_2_naming_the_flag(args, message, tmp_path):
   script = tmp_path / "x.py"
@@ -82,6 +85,16 @@ def test_a_killed_worker_is_reported_and_the_others_finish():
   assert status == 0, out
   assert "worker:1 killed by signal 9" in out
   assert "[worker:0] finished worker:0" in out
+
+
+def test_a_worker_still_running_after_the_chief_finished_is_stopped_after_the_grace():
+  # TF 1.x's non-chief worker that waits forever once the chief has gone (a sync token, a recovery
+  # poll): the job ends with the chief's status, naming the worker it stopped.
+  status, out, _ = _cluster("--ps", "1", "--workers", "2", "--grace", "1", ROLES,
+                            "--behaviour=worker_hangs")
+  assert status == 0, out
+  assert "[worker:0] finished worker:0" in out
+  assert "worker:1 still running 1 s after the chief finished: stopping it" in out
 
 
 def test_a_dead_ps_ends_the_job_naming_the_task_and_its_last_output():

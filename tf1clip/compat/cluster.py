@@ -21,7 +21,12 @@ There is no parameter server of ours: the ps tasks are the script's own `tf.trai
 
 Lifetime: every task's output is echoed line by line with its role as prefix ("[worker:1] ...").
 The launcher waits for the chief (`--chief`'s task, else worker 0) and the other workers; then it stops
-the ps tasks (they serve forever by design) and exits with the chief's status. A worker that dies is
+the ps tasks (they serve forever by design) and exits with the chief's status. Once the chief has
+finished, the other workers get `--grace` seconds (60 by default) to finish too; one still running then
+is stopped and named. That is TF 1.x's own behaviour made finite: a non-chief worker can wait forever
+after the chief has gone (a synchronous worker for the token of a step nobody will aggregate, any
+worker for a session whose recovery polls a chief that no longer answers), which in TF 1.x left
+the job to be killed by hand. A worker that dies is
 reported and the others go on (a TF1 cluster tolerates that: async training continues, sync training
 waits until it is restarted). A ps task or the chief that dies while the workers run ends the whole
 job: the launcher names the task, shows its last output, stops the others and exits non-zero — a
@@ -232,7 +237,7 @@ def _describe_death(process, status):
 
 
 def run_cluster(script, script_args, tasks, pass_flags=True, only=None, timeout=None,
-                out=None, poll_seconds=0.2, prefix=None):
+                out=None, poll_seconds=0.2, prefix=None, grace=60.0):
   """Starts the local tasks of a cluster, supervises them, and returns the job's exit status.
 
   Args:
@@ -245,6 +250,8 @@ def run_cluster(script, script_args, tasks, pass_flags=True, only=None, timeout=
     out: where prefixed output and the launcher's own messages go (default sys.stdout).
     poll_seconds: how often the processes are checked.
     prefix: the argv words that start the script (launcher()); default `python -m tf1clip run`.
+    grace: seconds the other workers may run on after the chief has finished successfully; then
+      they are stopped (their status does not change the job's).
 
   Returns:
     The chief's exit status (0 when it finished); 1 when a ps task or the chief died while the
@@ -271,6 +278,7 @@ def run_cluster(script, script_args, tasks, pass_flags=True, only=None, timeout=
   servers = [p for t, p in processes.items() if t.job == "ps"]
   trainers = [p for t, p in processes.items() if t.job != "ps"]
   deadline = None if timeout is None else time.monotonic() + timeout
+  chief_finished = None  # when the (local) chief exited with status 0
   status = 0
   reported = set()
   try:
@@ -292,6 +300,8 @@ def run_cluster(script, script_args, tasks, pass_flags=True, only=None, timeout=
         elif process.task == chief:
           if code != 0:
             fatal = process, code
+          else:
+            chief_finished = time.monotonic()
         elif code != 0:
           _report(out, _describe_death(process, code) + "\nthe other tasks go on")
       if fatal is not None:
@@ -301,6 +311,12 @@ def run_cluster(script, script_args, tasks, pass_flags=True, only=None, timeout=
       if deadline is not None and time.monotonic() > deadline:
         _report(out, "--timeout of %g s reached; stopping the job" % timeout)
         return 1
+      if chief_finished is not None and time.monotonic() > chief_finished + grace:
+        for process in trainers:
+          if process.poll() is None:
+            _report(out, "%s still running %g s after the chief finished: stopping it" % (
+                process.task.role, grace))
+        break
       time.sleep(poll_seconds)
     if chief in processes:
       return processes[chief].proc.returncode
@@ -348,6 +364,9 @@ def build_parser():
                       "`tf1clip upgrade`")
   parser.add_argument("--timeout", type=float, default=None,
                       help="stop the whole job after this many seconds and exit 1")
+  parser.add_argument("--grace", type=float, default=60.0,
+                      help="seconds the other workers may run on after the chief has finished "
+                      "(default 60); then they are stopped and the job ends with the chief's status")
   parser.add_argument("script", help="the legacy TF1 script every task runs")
   parser.add_argument("script_args", nargs=argparse.REMAINDER, help="the script's own arguments")
   return parser
@@ -359,6 +378,8 @@ def main(argv):
   args = parser.parse_args(argv)
   if args.timeout is not None and not args.timeout > 0:
     parser.error("--timeout must be a positive number of seconds; got %r" % args.timeout)
+  if not args.grace >= 0:
+    parser.error("--grace must be a number of seconds >= 0; got %r" % args.grace)
   if not 0 < args.port < 65536:
     parser.error("--port must be in 1..65535; got %r" % args.port)
   if not os.path.isfile(args.script):
@@ -373,4 +394,5 @@ def main(argv):
     parser.error("--task goes with --hosts (the other tasks' addresses must be known)")
   return run_cluster(args.script, args.script_args, tasks,
                      pass_flags=not (args.no_flags or args.chief),
-                     only=only, timeout=args.timeout, prefix=launcher(plain_python=args.python))
+                     only=only, timeout=args.timeout, prefix=launcher(plain_python=args.python),
+                     grace=args.grace)
