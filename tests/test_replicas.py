@@ -253,3 +253,66 @@ print("DONE")
   assert proc.returncode == 0, proc.stderr
   assert "DONE" in proc.stdout
   assert "CancelledError" not in proc.stderr
+
+
+_RECOVERY_SCRIPT = """
+import tensorflow as tf, tf1clip.replicas as r
+V1 = tf.compat.v1
+V1.disable_eager_execution()
+w = V1.get_variable("w", initializer=1.0)
+gs = V1.train.get_or_create_global_step()
+opt = r.SyncReplicasOptimizer(V1.train.GradientDescentOptimizer(0.1), 1, 1)
+train = opt.minimize(tf.square(w), global_step=gs)
+
+
+class AbortOnce(V1.train.SessionRunHook):
+  # The transient error TF's gRPC runtime raises at times ("The same RunGraph request was received
+  # twice"): MonitoredSession closes its session and creates a new one.
+  def __init__(self):
+    self.raised = False
+  def after_run(self, run_context, run_values):
+    if not self.raised and run_context.session.run(gs) >= 2:
+      self.raised = True
+      raise tf.errors.AbortedError(None, None, "injected")
+
+
+hooks = [opt.make_session_run_hook(True), V1.train.StopAtStepHook(last_step=5), AbortOnce()]
+steps = 0
+server = tf.distribute.Server.create_local_server()  # the token queue outlives a session, as on a ps
+with V1.train.MonitoredTrainingSession(master=server.target, hooks=hooks) as s:
+  while not s.should_stop():
+    s.run(train)
+    steps += 1
+print("DONE after %d runs" % steps)
+"""
+
+
+def test_chief_recovers_from_an_aborted_session_and_trains_on():
+  """TF's chief closed the token queue when MonitoredSession recreated its session: 'sync_token_q is closed'."""
+  env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
+  proc = subprocess.run([sys.executable, "-c", _RECOVERY_SCRIPT], env=env, capture_output=True,
+                        text=True, timeout=100)
+  assert proc.returncode == 0, proc.stderr
+  assert "DONE after" in proc.stdout
+  assert "is closed" not in proc.stderr
+
+
+def test_a_failed_token_step_reaches_the_chief_instead_of_leaving_it_waiting_for_a_token():
+  """The chief's enqueue thread fails: its error stops the coordinator, and the step waiting for a token returns."""
+  with tf.Graph().as_default():
+    queue = V1.FIFOQueue(-1, tf.int64, shapes=())
+    failing = V1.assert_equal(V1.placeholder_with_default(1, []), 2, message="token step failed")
+    with tf.control_dependencies([failing]):
+      enqueue = queue.enqueue_many(([7],))
+    wake = queue.enqueue_many((tf.fill([2], tf.constant(3, tf.int64)),))
+    runner = replicas._ChiefQueueRunner(queue, [enqueue], wake_op=wake)
+    runner.close_queue_on_stop = False
+    coord = V1.train.Coordinator()
+    token = queue.dequeue()
+    with V1.Session() as sess:
+      threads = runner.create_threads(sess, coord=coord, start=True)
+      assert sess.run(token) == 3  # woken by one step's tokens, not left waiting
+      assert coord.should_stop()
+      with pytest.raises(tf.errors.InvalidArgumentError, match="token step failed"):
+        coord.join(threads, stop_grace_period_secs=10)
+      assert not sess.run(queue.is_closed())  # left open for a recreated session

@@ -24,18 +24,26 @@ Where clipping happens depends on the nesting, because TF 1.x's `SyncReplicasOpt
 With this module's `SyncReplicasOptimizer`, `global_step` advances once per synchronous step in both
 of the last two cases (TensorFlow's own class deadlocks there: see `_StepEveryUpdate`).
 
-The shutdown hang this module fixes (the cause): the chief of a `SyncReplicasOptimizer` runs a
-QueueRunner whose op takes the next aggregated gradient from the ConditionalAccumulators — a take that
-blocks until every replica has sent its gradient for the next step. When training stops no replica
-ever will, so the thread stays blocked; `MonitoredSession.close()` then joins the coordinator's
-threads for `stop_grace_period_secs` (120 s by default) before it closes the session, and the close
-cancels the take, whose `CancelledError` the coordinator (already joined) re-raises in the thread:
-a two-minute wait and a traceback at the end of every successful run, even with one replica.
-`SyncReplicasOptimizer` below gives its chief a QueueRunner that is not joined (it is a daemon
-thread stopped by the session's close, as the blocked take can only be) and that treats the
-cancellation at close as the end of its queue. Workaround for code that uses TensorFlow's class
-outside `tf1clip run`: `MonitoredTrainingSession(..., stop_grace_period_secs=5)` (the traceback
-remains), or use this class.
+The chief's token protocol, made to end and to recover (three faults of TF's class, fixed here):
+
+- The end: the chief runs a QueueRunner whose op takes the next aggregated gradient from the
+  ConditionalAccumulators, a take that blocks until every replica has sent its gradient for the next
+  step. When training stops no replica ever will, so the thread stays blocked; `MonitoredSession.close()`
+  joined it for `stop_grace_period_secs` (120 s by default) and then printed the `CancelledError` of
+  its cancelled take: a two-minute wait and a traceback at the end of every successful run. Here that
+  thread is a daemon the close does not wait for (it still reports its errors to the coordinator), and
+  the cancellation at close ends it quietly.
+- A failure in that thread (e.g. a transient `AbortedError` from the gRPC runtime, "The same RunGraph
+  request was received twice") used to leave every replica, the chief included, blocked on a token
+  forever when the thread was not joined. Here the error is reported to the coordinator and, because
+  the chief's own step may be the one waiting for a token, one step's tokens are enqueued to wake it:
+  `MonitoredSession` then sees the error and, for AbortedError/UnavailableError, recreates its session.
+- Recovery: TF's chief closed the token queue on every coordinator stop, including the stop with which
+  `MonitoredSession` recreates its session after such an error, and the new session then failed on
+  its first op ("FIFOQueue 'sync_token_q' is closed"). With `make_session_run_hook`, the queue is
+  closed (releasing the other workers blocked on a token) only when training ends cleanly, in the
+  hook's `end()`; the recreated session fills it and goes on. Code that starts the chief's QueueRunner
+  itself (`Supervisor`, `start_queue_runners`) keeps TF's close-on-stop.
 """
 
 import threading
@@ -48,26 +56,94 @@ from tf1clip import summaries
 _V1 = tf.compat.v1
 
 
-class _ChiefQueueRunner(_V1.train.QueueRunner):
-  """The chief's token QueueRunner, whose blocked enqueue thread does not hold up the coordinator's join.
+class _Unjoined:
+  """The coordinator as seen by threads a session's close must not wait for: they report to it, unregistered."""
 
-  The enqueue thread is a daemon thread reporting errors to the coordinator but not registered with
-  it; the session's close cancels its pending take, which ends it quietly (CancelledError counts as
-  its queue being closed). The thread that closes the token queue on a stop request is registered as
-  usual.
+  def __init__(self, coord):
+    self._coord = coord
+
+  def register_thread(self, thread):
+    del thread  # not joined: a daemon thread blocked in a take the session's close cancels
+
+  def __getattr__(self, name):
+    return getattr(self._coord, name)
+
+
+class _ChiefQueueRunner(_V1.train.QueueRunner):
+  """The chief's token QueueRunner: ends at once, reports its errors, and leaves the queue to the hook.
+
+  Its enqueue thread is a daemon that reports errors to the coordinator without being joined by it;
+  the cancellation of its pending take at the session's close counts as the end of its queue, and
+  ending does not close the token queue (`close_op` is a no-op). The coordinator-stop thread, which is
+  joined, closes the token queue on any stop (TF's behaviour, for `Supervisor`-style code) unless
+  `close_queue_on_stop` was cleared by the session hook, which closes it at a clean end instead; on a
+  stop caused by an error it enqueues one step's tokens (`wake_op`), so a step waiting for a token
+  returns and the error reaches `MonitoredSession`.
   """
 
+  def __init__(self, queue, enqueue_ops, wake_op):
+    super().__init__(queue, enqueue_ops, close_op=_V1.no_op(name="sync_token_q_keep_open"),
+                     cancel_op=queue.close(cancel_pending_enqueues=True),
+                     queue_closed_exception_types=(tf.errors.OutOfRangeError,
+                                                   tf.errors.CancelledError))
+    self.close_queue_on_stop = True
+    self._wake_op = wake_op
+
   def create_threads(self, sess, coord=None, daemon=False, start=False):
-    threads = super().create_threads(sess, coord=None, daemon=daemon, start=False)
-    if coord is not None:
-      closer = threading.Thread(target=self._close_on_stop, args=(sess, self.cancel_op, coord))
-      closer.daemon = True
-      coord.register_thread(closer)
-      threads.append(closer)
-    if start:
-      for thread in threads:
-        thread.start()
+    if coord is None:
+      return super().create_threads(sess, coord=None, daemon=daemon, start=start)
+    threads = super().create_threads(sess, coord=_Unjoined(coord), daemon=True, start=False)
+    if threads:  # [enqueue thread(s)..., the coordinator-stop thread]
+      coord.register_thread(threads[-1])
+      if start:
+        for thread in threads:
+          thread.start()
     return threads
+
+  def _close_on_stop(self, sess, cancel_op, coord):
+    coord.wait_for_stop()
+    try:
+      coord.raise_requested_exception()
+      op = cancel_op if self.close_queue_on_stop else None
+    except Exception:  # pylint: disable=broad-except
+      op = self._wake_op  # a thread failed; the chief's own step may be waiting for a token
+    if op is not None:
+      try:
+        sess.run(op)
+      except (tf.errors.OpError, RuntimeError) as e:  # a closed session or queue: nothing to do
+        tf.compat.v1.logging.vlog(1, "Ignored exception: %s", e)
+
+
+class _SyncReplicasHook(_V1.train.SessionRunHook):
+  """TF's SyncReplicasOptimizer hook, whose chief closes the token queue only when training ends cleanly.
+
+  `end()` runs only on a clean end of `MonitoredSession`; the stop with which it recreates a session
+  after an AbortedError/UnavailableError leaves the queue open for the new session's tokens.
+  """
+
+  def __init__(self, hook, optimizer, is_chief):
+    self._hook = hook
+    self._optimizer = optimizer
+    self._is_chief = is_chief
+    self._release_workers = None
+
+  def begin(self):
+    self._hook.begin()
+    if self._is_chief:
+      runner = self._optimizer.get_chief_queue_runner()  # the one the hook just took
+      runner.close_queue_on_stop = False
+      self._release_workers = runner.cancel_op
+
+  def after_create_session(self, session, coord):
+    self._hook.after_create_session(session, coord)
+
+  def end(self, session):
+    if self._release_workers is None:
+      return
+    try:
+      session.run(self._release_workers)
+    except tf.errors.OpError as e:
+      tf.compat.v1.logging.warning("could not close the token queue at the end: %s", e)
 
 
 class _StepEveryUpdate:
@@ -122,8 +198,11 @@ class SyncReplicasOptimizer(_V1.train.SyncReplicasOptimizer):
       return runner
     self._chief_queue_runner = _ChiefQueueRunner(
         runner.queue, runner.enqueue_ops,
-        queue_closed_exception_types=(tf.errors.OutOfRangeError, tf.errors.CancelledError))
+        wake_op=self.get_init_tokens_op(max(self._total_num_replicas, self._replicas_to_aggregate)))
     return self._chief_queue_runner
+
+  def make_session_run_hook(self, is_chief, num_tokens=-1):
+    return _SyncReplicasHook(super().make_session_run_hook(is_chief, num_tokens), self, is_chief)
 
 
 def clip_aggregated_gradients(optimizer, clip_norm, replicas_to_aggregate, total_num_replicas=None,
