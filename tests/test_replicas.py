@@ -4,6 +4,7 @@ Every test starts a fresh in-process cluster (1 ps + 2 workers, gRPC on loopback
 workers' own graphs (between-graph replication, `replica_device_setter`) from two threads, the way TF
 1.x's sync_replicas_optimizer_test did. No initial tokens, so each synchronous step aggregates exactly
 one gradient from each worker; the reference is one single-process step on the concatenated batch.
+The last tests cover the chief's token protocol at its end and under a transient error.
 """
 
 import os

@@ -46,8 +46,6 @@ The chief's token protocol, made to end and to recover (three faults of TF's cla
   itself (`Supervisor`, `start_queue_runners`) keeps TF's close-on-stop.
 """
 
-import threading
-
 import tensorflow as tf
 
 from tf1clip import optimizer as optimizer_lib
@@ -174,8 +172,10 @@ class _StepEveryUpdate:
 class SyncReplicasOptimizer(_V1.train.SyncReplicasOptimizer):
   """`tf.compat.v1.train.SyncReplicasOptimizer` whose chief stops at once, and which nests wrappers.
 
-  Same constructor, variables and numbers as TensorFlow's class. Two differences, both in the chief's
-  part: its QueueRunner does not hold up the end of training (see the module docstring), and
+  Same constructor, variables and numbers as TensorFlow's class. The differences are all in the chief's
+  part: its token protocol ends at once, reports its errors and survives `MonitoredSession`'s recovery
+  from a transient error (see the module docstring; `make_session_run_hook` is TF's hook plus the
+  clean-end close of the token queue), and
   `global_step` advances once per synchronous step whatever the inner optimizer does with it, so
   tf1clip's accumulation and non-finite-skipping wrappers work inside (`global_step` then counts
   synchronous steps, applied or accumulated or skipped).
