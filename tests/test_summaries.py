@@ -7,25 +7,13 @@ import math
 import numpy as np
 import pytest
 import tensorflow as tf
-from tensorboard.backend.event_processing import event_accumulator
 
 import tf1clip
 from tf1clip import adaptive
 from tf1clip import summaries
 from tf1clip import transforms
 
-
-def read_scalars(logdir):
-  """tag -> [(step, value)] from every event file under logdir (tensorboard's reader)."""
-  acc = event_accumulator.EventAccumulator(
-      logdir, size_guidance={event_accumulator.SCALARS: 0, event_accumulator.TENSORS: 0})
-  acc.Reload()
-  out = {}
-  for tag in acc.Tags()["scalars"]:
-    out[tag] = [(e.step, e.value) for e in acc.Scalars(tag)]
-  for tag in acc.Tags()["tensors"]:  # TF2 writes scalars as tensors
-    out[tag] = [(e.step, float(tf.make_ndarray(e.tensor_proto))) for e in acc.Tensors(tag)]
-  return out
+from event_files import read_scalars
 
 
 def test_tf2_summary_writes_an_event_file_tensorboard_reads(tmp_path):
