@@ -6,7 +6,15 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-py312 bench setup clean
+.PHONY: demo test test-py312 bench setup clean oracle oracle-if-available
+
+# The TF 1.15 oracle (DESIGN.md, "TF 1.15 as the oracle"): Python 3.7 + tensorflow 1.15.5 in .venv-tf115.
+# Found, not hard-coded: python3.7 on PATH, else any pyenv 3.7.x (the pyenv shim refuses a version that is
+# not selected, so its real path is asked for). `make PYTHON37=/path/to/python3.7 oracle` overrides.
+PYTHON37 ?= $(shell for p in python3.7 $$(pyenv root 2>/dev/null)/versions/3.7*/bin/python3.7; do \
+  "$$p" -c 'import sys; assert sys.version_info[:2] == (3, 7)' >/dev/null 2>&1 && { echo "$$p"; break; }; done)
+ORACLE       := .venv-tf115
+ORACLE_STAMP := $(ORACLE)/.installed
 
 setup: $(STAMP)
 
@@ -25,8 +33,22 @@ demo: $(STAMP)
 	$(VENV)/bin/tf1clip run examples/legacy/char_rnn_sample.py --save_dir build/char_rnn
 	$(VENV)/bin/tf1clip run examples/legacy/estimator_train.py --model_dir build/estimator
 
-test: $(STAMP)
+test: $(STAMP) oracle-if-available
 	$(PY) -m pytest -n 2 -q tests
+
+oracle: $(ORACLE_STAMP)
+
+$(ORACLE_STAMP): constraints-tf115.txt
+	@test -n "$(PYTHON37)" || { echo "need a Python 3.7 (python3.7 on PATH or pyenv 3.7.x), or make oracle PYTHON37=/path/to/python3.7"; exit 1; }
+	@echo "oracle: TensorFlow 1.15.5 on $(PYTHON37) into $(ORACLE) (about 30 s)"
+	test -x $(ORACLE)/bin/python || $(PYTHON37) -m venv $(ORACLE)
+	$(ORACLE)/bin/python -m pip install --quiet --disable-pip-version-check -r constraints-tf115.txt
+	touch $(ORACLE_STAMP)
+
+# `make test` builds the oracle where a Python 3.7 exists; elsewhere the oracle tests skip, saying why.
+oracle-if-available:
+	@if [ -n "$(PYTHON37)" ]; then $(MAKE) --no-print-directory oracle; \
+	else echo "no Python 3.7 here: the TF 1.15 oracle tests will skip (make oracle PYTHON37=... to build it)"; fi
 
 # Python 3.12 (pyproject allows 3.11-3.12): the same install in its own venv and a cross-section of the
 # suite (clipping, wrappers, the runner, the facade, contrib, check). CI runs it when python3.12 exists.
@@ -45,4 +67,4 @@ bench: $(STAMP)
 	$(PY) benchmarks/run_all.py
 
 clean:
-	rm -rf $(VENV) $(VENV312) build *.egg-info
+	rm -rf $(VENV) $(VENV312) $(ORACLE) build *.egg-info

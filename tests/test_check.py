@@ -10,8 +10,8 @@ import os
 import pytest
 
 from tf1clip import cli
-from tf1clip.compat import check
-from tf1clip.compat import check_project
+from tf1clip.tools import check
+from tf1clip.tools import check_project
 from tf1clip.contrib import catalog
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -18,10 +18,10 @@ import pytest
 import tensorflow as tf
 
 from tf1clip import cli
-from tf1clip.compat import api_index
-from tf1clip.compat import check
-from tf1clip.compat import check_project
-from tf1clip.compat import hazards
+from tf1clip.tools import api_index
+from tf1clip.tools import check
+from tf1clip.tools import check_project
+from tf1clip.tools import hazards
 from tf1clip.contrib import catalog
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from tf1clip.compat import cluster
+from tf1clip.tools import cluster
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROLES = os.path.join(REPO, "tests", "fixtures", "cluster", "roles.py")

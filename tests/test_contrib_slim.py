@@ -11,7 +11,7 @@ import pytest
 import tensorflow as tf
 
 import tf1clip.contrib as contrib
-from tf1clip.compat import check
+from tf1clip.tools import check
 from tf1clip.compat import shims
 from tf1clip.contrib import slim
 from tf1clip.contrib.slim_shim import PATCHES

@@ -32,7 +32,7 @@ def test_doctor_reports_versions_shims_keras_and_gpus_and_exits_0_here():
 
 
 def test_doctor_finds_every_internal_import_and_reports_a_broken_one(tmp_path):
-  from tf1clip.compat import doctor  # pylint: disable=import-outside-toplevel
+  from tf1clip.tools import doctor  # pylint: disable=import-outside-toplevel
   package = tmp_path / "tf1clip"
   (package / "sub").mkdir(parents=True)
   (package / "a.py").write_text("from tensorflow.python.ops import cond_v2\nimport os\n")
@@ -70,7 +70,8 @@ def test_doctor_exits_1_for_a_missing_requirement_and_only_reports_a_skipped_pat
           "  if d == 'tf-keras': raise m.PackageNotFoundError(d)\n"
           "  return real(d)\n"
           "m.version = version\n"
-          "from tf1clip.compat import doctor, shims\n"
+          "from tf1clip.tools import doctor\n"
+          "from tf1clip.compat import shims\n"
           "mod = types.ModuleType('fake_shim')\n"
           "mod.PATCHES = (shims.Patch('tensorflow.python.framework.ops:NoSuchThing',\n"
           "                           'tensorflow.python.no_such_module:Thing', 'fake feature'),)\n"

@@ -187,7 +187,7 @@ def test_contrib_data_wrappers_give_tf115s_elements():
 
 
 def test_check_resolves_tf_estimator_names_in_the_shimmed_library():
-  from tf1clip.compat import check  # pylint: disable=g-import-not-at-top
+  from tf1clip.tools import check  # pylint: disable=g-import-not-at-top
   findings = {f.symbol: f for f in check.check_source(
       "import tensorflow as tf\n"
       "tf.estimator.DNNClassifier\ntf.estimator.tpu.TPUEstimator\ntf.estimator.BoostedTreesClassifier\n")}

@@ -18,10 +18,10 @@ import textwrap
 import pytest
 
 from tf1clip import cli
-from tf1clip.compat import check
-from tf1clip.compat import check_project
-from tf1clip.compat import upgrade
-from tf1clip.compat import upgrade_cli
+from tf1clip.tools import check
+from tf1clip.tools import check_project
+from tf1clip.tools import upgrade
+from tf1clip.tools import upgrade_cli
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIXTURES = os.path.join(REPO, "tests", "fixtures", "upgrade")

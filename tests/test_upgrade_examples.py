@@ -4,11 +4,11 @@ none, the same output).
 
 `EXAMPLES` says how to run each file cheaply (tiny flags, temporary directories through `{tmp}`); a new
 file in examples/legacy/ without an entry fails `test_every_legacy_example_has_an_entry`, so whoever adds
-an example adds its tiny run here. Runs go through compat.seeded_run (as `tf1clip upgrade --check-run`
+an example adds its tiny run here. Runs go through tools.seeded_run (as `tf1clip upgrade --check-run`
 does), one subprocess each, and are cached for the module so the original of a script runs once; when
 stage 2 leaves a script and the local modules it imports as stage 1 wrote them, the stage-1 run stands
-for both. A `cluster` entry runs as `tf1clip cluster` does (compat.cluster.run_cluster), every task
-through compat.seeded_run: the original under tf1clip's runner, the upgrade under plain `python` (what
+for both. A `cluster` entry runs as `tf1clip cluster` does (tools.cluster.run_cluster), every task
+through tools.seeded_run: the original under tf1clip's runner, the upgrade under plain `python` (what
 `tf1clip cluster --python` starts), and the chief's checkpoints are compared.
 """
 
@@ -25,8 +25,8 @@ import tempfile
 
 import pytest
 
-from tf1clip.compat import cluster
-from tf1clip.compat import upgrade_cli
+from tf1clip.tools import cluster
+from tf1clip.tools import upgrade_cli
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LEGACY = os.path.join(REPO, "examples", "legacy")
@@ -101,7 +101,7 @@ def _run_cluster(mode, script, spec):
   out = io.StringIO()
   status = cluster.run_cluster(
       script, [a.replace("{tmp}", tmp) for a in spec.args], cluster.plan_cluster(*spec.cluster),
-      out=out, timeout=300, prefix=[sys.executable, "-m", "tf1clip.compat.seeded_run", mode, "0"])
+      out=out, timeout=300, prefix=[sys.executable, "-m", "tf1clip.tools.seeded_run", mode, "0"])
   return _ClusterResult(status, out.getvalue(), out.getvalue()), tmp
 
 

@@ -1,8 +1,8 @@
 """The `tf1clip` command line: `tf1clip run | check | upgrade | cluster | parity | report | doctor`, and `--version`.
 
 This module only parses the command line and dispatches; each subcommand's work
-lives in the module that owns that concern (compat.runner, compat.check_project, compat.upgrade_cli,
-v2.parity, report, compat.doctor).
+lives in the module that owns that concern (compat.runner, tools.check_project, tools.upgrade_cli,
+v2.parity, report, tools.doctor).
 TensorFlow is imported lazily so `tf1clip --version` and `tf1clip check` stay fast.
 """
 
@@ -83,7 +83,7 @@ def main(argv=None):
     from tf1clip.compat import runner
     return runner.run_script(argv[1], argv[2:])
   if argv[:1] == ["cluster"]:
-    from tf1clip.compat import cluster
+    from tf1clip.tools import cluster
     return cluster.main(argv[1:])
   if argv[:1] == ["parity"]:
     from tf1clip.v2 import parity
@@ -102,13 +102,13 @@ def main(argv=None):
     from tf1clip.compat import runner
     return runner.run_script(args.script, args.script_args)
   if args.command == "doctor":
-    from tf1clip.compat import doctor
+    from tf1clip.tools import doctor
     return doctor.main()
   if args.command == "check":
-    from tf1clip.compat import check_project
+    from tf1clip.tools import check_project
     return check_project.main(args.scripts, show_all=args.show_all, output_format=args.format)
   if args.command == "upgrade":
-    from tf1clip.compat import upgrade_cli
+    from tf1clip.tools import upgrade_cli
     return upgrade_cli.main(args.src, args.out, stage=args.stage, output_format=args.format,
                             check_run_cmd=args.check_run, seed=args.seed, rtol=args.rtol,
                             report_path=args.report)

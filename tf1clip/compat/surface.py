@@ -13,7 +13,7 @@ A TF1 script's `tf.<name>` resolves, in this order, to:
   5. names TF 2.21 dropped     -> a NotProvidedError naming the symbol and its replacement (REMOVED)
 
 Data flow: compat.surface <- compat.v1 (the facade) <- compat.importer <- compat.runner <- cli, and
-compat.check reads the same table without running anything, so what `tf1clip check` reports is what
+tools.check reads the same table without running anything, so what `tf1clip check` reports is what
 `tf1clip run` does. This module imports neither TensorFlow nor Keras.
 """
 

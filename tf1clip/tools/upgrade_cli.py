@@ -1,6 +1,6 @@
 """`tf1clip upgrade SRC --out DST [--stage 2] [--format json] [--check-run CMD]`: rewrite a file or a tree.
 
-Writes the upgraded copy (compat.upgrade) of every `.py` file and copies every other file (data next to
+Writes the upgraded copy (tools.upgrade) of every `.py` file and copies every other file (data next to
 the scripts), skipping virtualenvs, site-packages, .git and build folders as `tf1clip check` does. Prints
 one line per change, `file:line: before -> after`, and per call site what `tf1clip check` says will not
 run or runs differently; `--format json` prints the same as JSON (schema `tf1clip.upgrade/1`,
@@ -9,7 +9,7 @@ docs/check.md).
 `--report FILE` also writes the JSON report to FILE (text on the terminal, JSON for the record).
 
 `--check-run CMD` then proves the copy: the original under `tf1clip run` and the upgraded one under
-`python`, both with the same arguments and a fixed seed (compat.seeded_run), each in a fresh temporary
+`python`, both with the same arguments and a fixed seed (tools.seeded_run), each in a fresh temporary
 directory that replaces `{tmp}` in CMD. The final variables of the newest checkpoint each run wrote under
 its `{tmp}` are compared (relative tolerance --rtol); when neither wrote one, their standard output is.
 CMD is the script's arguments; for a directory SRC its first word is the script, relative to SRC.
@@ -17,7 +17,7 @@ CMD is the script's arguments; for a directory SRC its first word is the script,
 Exit status: 0 done (and the check-run agreed), 1 the check-run found a difference or a run failed,
 2 usage error (no such SRC, DST inside SRC, a file that does not parse).
 
-Data flow: compat.upgrade + compat.seeded_run <- compat.upgrade_cli <- cli.
+Data flow: tools.upgrade + tools.seeded_run <- tools.upgrade_cli <- cli.
 """
 
 import json
@@ -28,9 +28,9 @@ import subprocess
 import sys
 import tempfile
 
-from tf1clip.compat import check
-from tf1clip.compat import check_project
-from tf1clip.compat import upgrade
+from tf1clip.tools import check
+from tf1clip.tools import check_project
+from tf1clip.tools import upgrade
 
 SCHEMA = "tf1clip.upgrade/1"
 
@@ -144,7 +144,7 @@ def _run(mode, script, args, seed):
   env = dict(os.environ, PYTHONHASHSEED="0", TF_DETERMINISTIC_OPS="1",
              TF_CPP_MIN_LOG_LEVEL=os.environ.get("TF_CPP_MIN_LOG_LEVEL", "2"))
   process = subprocess.run(
-      [sys.executable, "-m", "tf1clip.compat.seeded_run", mode, str(seed), script] + argv,
+      [sys.executable, "-m", "tf1clip.tools.seeded_run", mode, str(seed), script] + argv,
       capture_output=True, text=True, env=env, check=False)
   return process, tmp
 

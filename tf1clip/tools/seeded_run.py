@@ -1,6 +1,6 @@
 """Run one script with a fixed seed, under `tf1clip run` or as plain `python` would: `tf1clip upgrade --check-run`.
 
-`python -m tf1clip.compat.seeded_run {run|python} SEED script.py [args...]` seeds Python's `random`, NumPy
+`python -m tf1clip.tools.seeded_run {run|python} SEED script.py [args...]` seeds Python's `random`, NumPy
 and the TF1 default graph (`tf.set_random_seed`) before the script's first line, so an original script run
 by tf1clip's runner and its upgraded copy run by the interpreter draw the same initial weights even when
 the script sets no seed itself. A graph the script (or a library such as tf.estimator, which builds its
@@ -10,7 +10,7 @@ random ops still have a seed when TF_DETERMINISTIC_OPS is on (they would raise o
 it anyway; the runner hands it to `import tensorflow`), so the default graph they seed is the one the
 script builds in.
 
-Data flow: compat.runner + compat.v1 <- compat.seeded_run <- compat.upgrade_cli (a subprocess per run).
+Data flow: compat.runner + compat.v1 <- tools.seeded_run <- tools.upgrade_cli (a subprocess per run).
 """
 
 import os
@@ -41,7 +41,7 @@ def main(argv):
     The script's exit status.
   """
   if len(argv) < 3 or argv[0] not in ("run", "python"):
-    print("usage: python -m tf1clip.compat.seeded_run {run|python} SEED script.py [args...]",
+    print("usage: python -m tf1clip.tools.seeded_run {run|python} SEED script.py [args...]",
           file=sys.stderr)
     return 2
   mode, seed, script, args = argv[0], int(argv[1]), argv[2], argv[3:]

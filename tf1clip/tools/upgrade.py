@@ -24,9 +24,9 @@ Stage 2 additionally, where the pattern is unambiguous:
     `tf1clip.contrib.X.Y`; a name the catalogue does not provide gets a comment and a report line.
 
 Every change is a `Change` (file:line, before -> after, warnings). `warnings_for` adds the call-site warnings
-`tf1clip check` raises (compat.hazards: what runs differently on TF 2.21 / NumPy 2, and what will not run).
+`tf1clip check` raises (tools.hazards: what runs differently on TF 2.21 / NumPy 2, and what will not run).
 
-Data flow: contrib.catalog + compat.hazards + compat.check <- compat.upgrade <- compat.upgrade_cli <- cli.
+Data flow: contrib.catalog + tools.hazards + tools.check <- tools.upgrade <- tools.upgrade_cli <- cli.
 Imports no TensorFlow.
 """
 
@@ -38,7 +38,7 @@ import libcst as cst
 from libcst import metadata
 
 import tf1clip
-from tf1clip.compat import check
+from tf1clip.tools import check
 from tf1clip.contrib import catalog
 
 Change = collections.namedtuple("Change", "line kind before after warnings")

@@ -9,7 +9,7 @@ gives one of:
   runs unchanged       TensorFlow 2.21's tf.compat.v1 has it; tf1clip passes it through
   provided by tf1clip  tf.contrib (tf1clip.contrib) or a TF1 namespace served from tf-keras
   not supported        the run stops there; the note says what to use instead
-  warning              it runs, but differently from TF 1.15 / NumPy 1.x (see compat.hazards)
+  warning              it runs, but differently from TF 1.15 / NumPy 1.x (see tools.hazards)
 
 Verdicts follow what the runner does, not what the name looks like: `import tensorflow.contrib.tpu as tpu`
 succeeds under `tf1clip run` (the runner hands out a stand-in module), so the import line runs and `tpu.X`
@@ -18,17 +18,17 @@ fails where it is used; `from tensorflow.contrib.tpu import X` fails at the impo
 is reported but marked guarded, since the script chose a fallback.
 
 Nothing is imported to decide: TF names are looked up in the installed TensorFlow's generated API sources
-(compat.api_index), contrib names in tf1clip.contrib.catalog, the rest in compat.surface and compat.hazards.
+(tools.api_index), contrib names in tf1clip.contrib.catalog, the rest in compat.surface and tools.hazards.
 
-Data flow: compat.surface + contrib.catalog + compat.hazards + compat.api_index <- compat.check
-<- compat.check_project <- cli.
+Data flow: compat.surface + contrib.catalog + tools.hazards + tools.api_index <- tools.check
+<- tools.check_project <- cli.
 """
 
 import ast
 import collections
 
-from tf1clip.compat import api_index
-from tf1clip.compat import hazards
+from tf1clip.tools import api_index
+from tf1clip.tools import hazards
 from tf1clip.compat import surface
 from tf1clip.contrib import catalog
 
@@ -311,7 +311,7 @@ class Resolver:
   """Decides the status of canonical names the way the facade, the runner and tf1clip.contrib resolve them.
 
   Args:
-    index: a compat.api_index.ApiIndex (default: the installed TensorFlow's).
+    index: a tools.api_index.ApiIndex (default: the installed TensorFlow's).
   """
 
   def __init__(self, index=None):

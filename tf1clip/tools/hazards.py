@@ -1,7 +1,7 @@
 """What breaks a legacy script outside tf.contrib: NumPy removals, TF 1.x APIs gone before 1.15, call-site changes.
 
-Tables only (no TensorFlow, no NumPy import), read by `tf1clip check` (compat.check) and `tf1clip upgrade`
-(compat.upgrade):
+Tables only (no TensorFlow, no NumPy import), read by `tf1clip check` (tools.check) and `tf1clip upgrade`
+(tools.upgrade):
 
 - `NUMPY_REMOVED`: `np.<name>` removed in NumPy 1.20-2.0 (NEP 52 and the alias removals of 1.24) -> the fix.
   tests/test_check_project.py holds each to the installed NumPy (the name must really be gone).
@@ -13,7 +13,7 @@ Tables only (no TensorFlow, no NumPy import), read by `tf1clip check` (compat.ch
   hold on TensorFlow 2.21 under `tf1clip run` (tf_upgrade_v2's argument warnings, such as a dropped
   `align_corners`, do not: tf.compat.v1 keeps the TF1 signatures).
 
-Data flow: compat.hazards <- compat.check / compat.upgrade <- cli.
+Data flow: tools.hazards <- tools.check / tools.upgrade <- cli.
 """
 
 _NP2 = "NumPy 2.0 removed it"

@@ -1,6 +1,6 @@
 """`tf1clip cluster`: start a TF1 ps/worker cluster of one legacy script on TensorFlow's own gRPC runtime.
 
-Place in the data flow (DESIGN.md): compat.runner <- **compat.cluster** <- cli. Each task is a process
+Place in the data flow (DESIGN.md): compat.runner <- **tools.cluster** <- cli. Each task is a process
 `python -m tf1clip run script.py [args...]` (so the script runs unchanged, as under `tf1clip run`) given
 the two conventions legacy distributed scripts read:
 

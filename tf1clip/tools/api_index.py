@@ -13,7 +13,7 @@ An attribute of a namespace is one of:
              taken as existing, as the index cannot see into hand-written modules;
   OBJECT     a function, class or constant: what a script uses; its own attributes are not looked up.
 
-Data flow: compat.api_index <- compat.check <- compat.check_project <- cli (static side of DESIGN.md's
+Data flow: tools.api_index <- tools.check <- tools.check_project <- cli (static side of DESIGN.md's
 compat layer; nothing here imports TensorFlow).
 """
 

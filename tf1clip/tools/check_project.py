@@ -4,7 +4,7 @@ Takes files and directories. Directories are walked for `.py` files (skipping vi
 .git, build and cache folders); every file's own imports of project code are followed (`import model`,
 `from .data import x`, packages, and directories a file adds with a literal `sys.path.append('src')` or
 `sys.path.insert(0, os.path.join(os.path.dirname(__file__), 'src'))`), so `check train.py` also reads
-model.py next to it. Each file is judged by compat.check; an entry script (a file named on the command
+model.py next to it. Each file is judged by tools.check; an entry script (a file named on the command
 line, or a file in a directory with `if __name__ == "__main__"` / `app.run(`) gets the first blocker in
 run order: its lines in order, each import of a project module expanding into that module's lines at the
 import (the first time only), as Python executes a module body on first import. Uses inside functions are
@@ -15,7 +15,7 @@ Output: a summary and the rows that need attention (not supported, warnings), `-
 Exit status: 0 everything runs, 1 something will not run, 2 usage error (no such path, nothing to check,
 a file that cannot be read or parsed).
 
-Data flow: compat.check <- compat.check_project <- cli. Imports no TensorFlow.
+Data flow: tools.check <- tools.check_project <- cli. Imports no TensorFlow.
 """
 
 import collections
@@ -24,7 +24,7 @@ import os
 import re
 import sys
 
-from tf1clip.compat import check
+from tf1clip.tools import check
 
 SCHEMA = "tf1clip.check/1"
 # JSON spelling of each status.
