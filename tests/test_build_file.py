@@ -70,7 +70,7 @@ def test_every_library_module_is_in_a_py_library(folder):
 
 def test_every_test_file_has_a_py_test():
   tests = {s for t in _targets().values() if t["rule"] == "py_test" for s in t["srcs"]}
-  for path in sorted((ROOT / "tests").glob("test_*.py")):
+  for path in sorted((ROOT / "tests").rglob("test_*.py")):
     rel = str(path.relative_to(ROOT))
     assert rel in tests, "%s has no py_test in BUILD" % rel
 

@@ -1,4 +1,9 @@
-"""tf.contrib.layers: TF1's variable names, initializer numbers, regularizer values and layer outputs."""
+"""tf.contrib.layers: TF1's variable names, initializer numbers, regularizer values and layer outputs.
+
+fully_connected, flatten, layer_norm, the initializers and regularizers are tf-slim's objects (TF 1.15's
+contrib.layers moved out), so the errors below are TF 1.15's own words; tests/oracle/ runs the same calls
+on TF 1.15 itself.
+"""
 
 import math
 
@@ -74,9 +79,9 @@ def test_fully_connected_multiplies_the_last_dimension_of_rank3_inputs(sess):
 
 
 def test_fully_connected_rejects_bad_arguments(graph):
-  with pytest.raises(ValueError, match="num_outputs should be an int; got a float"):
+  with pytest.raises(ValueError, match="num_outputs type should be one of"):
     layers.fully_connected(tf.zeros([2, 3]), 2.0)
-  with pytest.raises(ValueError, match="known last dimension"):
+  with pytest.raises(ValueError, match="last dimension of the inputs to `Dense` should be defined"):
     layers.fully_connected(V1.placeholder(tf.float32, [2, None]), 2)
 
 
@@ -110,7 +115,7 @@ def test_layer_norm_matches_numpy_and_tf1_names(sess, begin_norm_axis, begin_par
 
 
 def test_layer_norm_rejects_unknown_rank_and_bad_axes(graph):
-  with pytest.raises(ValueError, match="known rank"):
+  with pytest.raises(ValueError, match="has undefined rank"):
     layers.layer_norm(V1.placeholder(tf.float32))
   with pytest.raises(ValueError, match=r"must be < rank\(inputs\) \(2\)"):
     layers.layer_norm(tf.zeros([2, 3]), begin_norm_axis=2)
@@ -124,8 +129,8 @@ def test_flatten_keeps_the_batch_dimension(sess):
   assert y.shape.as_list() == [None, 12]
   x_val = np.arange(24, dtype=np.float32).reshape(2, 3, 4)
   np.testing.assert_array_equal(sess.run(y, {x: x_val}), x_val.reshape(2, 12))
-  with pytest.raises(ValueError, match="known rank"):
-    layers.flatten(V1.placeholder(tf.float32))
+  # TF 1.15 accepts an input of unknown rank (the shape is then unknown too).
+  assert layers.flatten(V1.placeholder(tf.float32)).shape.as_list() == [None, None]
 
 
 def test_embed_sequence_looks_up_rows_and_keeps_gradients_sparse(sess):
@@ -196,9 +201,9 @@ def test_variance_scaling_uses_contribs_fans_and_constants(shape, mode, factor, 
 
 
 def test_initializers_reject_bad_mode_and_dtype():
-  with pytest.raises(TypeError, match="mode must be one of FAN_IN, FAN_OUT, FAN_AVG; got 'fan_in'"):
+  with pytest.raises(TypeError, match=r"Unknown mode fan_in \[FAN_IN, FAN_OUT, FAN_AVG\]"):
     layers.variance_scaling_initializer(mode="fan_in")
-  with pytest.raises(TypeError, match="floating point dtype; got int32"):
+  with pytest.raises(TypeError, match="non-floating point type"):
     layers.xavier_initializer(dtype=tf.int32)
 
 
@@ -225,7 +230,7 @@ def test_l1_and_l2_regularizers_compute_contribs_formulas(sess):
 @pytest.mark.parametrize("make", [layers.l1_regularizer, layers.l2_regularizer])
 def test_regularizer_scales_contrib_rejects_or_disables(graph, make):
   assert make(0.0)(tf.ones([2])) is None
-  with pytest.raises(ValueError, match="scale must be a float, not an integer: 1"):
+  with pytest.raises(ValueError, match="scale cannot be an integer: 1"):
     make(1)
   with pytest.raises(ValueError, match="less than 0"):
     make(-0.1)

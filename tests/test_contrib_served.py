@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
+import tf_slim
+
 import tf1clip.contrib as contrib
 from tf1clip.contrib import catalog
 
@@ -41,10 +43,13 @@ def test_tf_slim_names_are_tf_slims_and_core_names_are_tf_compat_v1s():
       "tensorflow.python.ops.summary_ops_v2").scalar
 
 
-def test_contrib_layers_keeps_tf1clips_own_ports():
-  # fully_connected, layer_norm, ... stay tf1clip's (contrib's variable names, tested elsewhere).
-  assert contrib.layers.fully_connected.__module__ == "tf1clip.contrib.layers.core"
+def test_contrib_layers_serves_tf_slims_objects_and_ports_only_what_slim_lacks():
+  # Every name tf-slim has is tf-slim's object, so arg_scope sees the functions it decorated.
+  for name in ("fully_connected", "flatten", "layer_norm", "xavier_initializer", "l2_regularizer",
+               "variance_scaling_initializer", "apply_regularization", "conv2d"):
+    assert getattr(contrib.layers, name) is getattr(tf_slim, name), name
   assert contrib.layers.optimize_loss.__module__ == "tf1clip.training_op"
+  assert contrib.layers.embed_sequence.__module__ == "tf1clip.contrib.layers.encoders"
 
 
 def test_tfp_distributions_and_bijectors_run_in_graph_mode(sess):

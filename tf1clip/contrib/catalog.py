@@ -101,17 +101,6 @@ PROVIDED = {
     "tf.contrib.layers.optimize_loss": "tf1clip.training_op.optimize_loss",
     "tf.contrib.layers.adaptive_clipping_fn": "tf1clip.training_op.adaptive_clipping_fn",
     "tf.contrib.layers.OPTIMIZER_CLS_NAMES": "tf1clip.training_op.OPTIMIZER_CLS_NAMES",
-    "tf.contrib.layers.xavier_initializer": _PORT,
-    "tf.contrib.layers.xavier_initializer_conv2d": _PORT,
-    "tf.contrib.layers.variance_scaling_initializer": _PORT,
-    "tf.contrib.layers.l1_regularizer": _PORT,
-    "tf.contrib.layers.l2_regularizer": _PORT,
-    "tf.contrib.layers.l1_l2_regularizer": _PORT,
-    "tf.contrib.layers.sum_regularizer": _PORT,
-    "tf.contrib.layers.apply_regularization": _PORT,
-    "tf.contrib.layers.fully_connected": _PORT + "; variables <scope>/weights, <scope>/biases",
-    "tf.contrib.layers.layer_norm": _PORT + "; variables LayerNorm/beta, LayerNorm/gamma",
-    "tf.contrib.layers.flatten": _PORT,
     "tf.contrib.layers.embed_sequence": _PORT + "; variable EmbedSequence/embeddings",
     "tf.contrib.layers.bow_encoder": _PORT + "; variable bow_encoder/embeddings",
     # contrib.rnn
@@ -259,9 +248,13 @@ def _serve(module, source, names):
     SERVED["tf.contrib.%s.%s" % (module, name)] = "%s:%s" % (package, (prefix + "." + name).lstrip("."))
 
 
-# contrib.layers: TF 1.15's layer functions are tf-slim's (tf-slim is contrib.layers moved out).
+# contrib.layers: TF 1.15's layer functions are tf-slim's (tf-slim is contrib.layers moved out); every
+# name tf-slim has is tf-slim's object (tf1clip's own copies of flatten / fully_connected / layer_norm got
+# TF 1.15's behaviour wrong: flatten of an unknown batch, arg_scope's @add_arg_scope).
 _serve("layers", "tf_slim:", """
-    avg_pool2d avg_pool3d batch_norm bias_add conv1d conv2d conv2d_in_plane conv2d_transpose conv3d
+    flatten fully_connected layer_norm xavier_initializer xavier_initializer_conv2d
+    variance_scaling_initializer l1_regularizer l2_regularizer l1_l2_regularizer sum_regularizer
+    apply_regularization avg_pool2d avg_pool3d batch_norm bias_add conv1d conv2d conv2d_in_plane conv2d_transpose conv3d
     conv3d_transpose convolution convolution1d convolution2d convolution2d_in_plane
     convolution2d_transpose convolution3d convolution3d_transpose dense_to_sparse dropout elu GDN gdn
     group_norm images_to_sequence instance_norm legacy_fully_connected legacy_linear legacy_relu

@@ -14,7 +14,7 @@ import tensorflow as tf
 from absl import logging
 from tf_keras.src.layers.rnn import legacy_cells
 
-from tf1clip.contrib.layers.normalization import layer_norm
+from tf1clip.contrib import catalog
 
 LSTMStateTuple = legacy_cells.LSTMStateTuple
 
@@ -163,7 +163,8 @@ class LayerNormBasicLSTMCell(legacy_cells.RNNCell):
                                 initializer=tf.compat.v1.constant_initializer(self._norm_gain))
       tf.compat.v1.get_variable("beta", shape=shape, dtype=dtype,
                                 initializer=tf.compat.v1.constant_initializer(self._norm_shift))
-    return layer_norm(inp, reuse=True, scope=scope)
+    # contrib.layers.layer_norm is tf-slim's (TF 1.15's cells called that very function).
+    return catalog.resolve("tf_slim:layer_norm")(inp, reuse=True, scope=scope)
 
   def _linear(self, args):
     out_size = 4 * self._num_units

@@ -20,7 +20,7 @@ from absl import logging
 from tf_keras.src.engine import input_spec
 from tf_keras.src.layers.rnn import legacy_cells
 
-from tf1clip.contrib.layers.normalization import layer_norm
+from tf1clip.contrib import catalog
 
 LSTMStateTuple = legacy_cells.LSTMStateTuple
 V1 = tf.compat.v1
@@ -52,7 +52,8 @@ def _norm(gain, shift, inp, scope):
                     dtype=inp.dtype)
     V1.get_variable("beta", shape=inp.shape[-1:], initializer=V1.constant_initializer(shift),
                     dtype=inp.dtype)
-  return layer_norm(inp, reuse=True, scope=scope)
+  # contrib.layers.layer_norm is tf-slim's (TF 1.15's cells called that very function).
+  return catalog.resolve("tf_slim:layer_norm")(inp, reuse=True, scope=scope)
 
 
 class CoupledInputForgetGateLSTMCell(legacy_cells.RNNCell):

@@ -1,0 +1,95 @@
+"""What every oracle snippet has before its first line, on TF 1.15 (Python 3.7) and under `tf1clip run` alike.
+
+Kept Python-3.7 and TF-1.15 compatible: the harness (tests/oracle/harness.py) pastes this file's text above the
+snippet, so both sides run one and the same file. A snippet records what the two sides must agree on with:
+
+  report(key, value)          a value: numbers and arrays (compared allclose), strings, lists, None;
+  with case(key): ...         runs a block; an exception is recorded as key + ":error" = its class name
+                              (so "both raise TypeError" is compared, and the run goes on with the next case);
+  init_from_numpy(sess, seed) gives every global variable the same values on both sides (random initializers
+                              differ between TF versions): seeded by the variable's name, shape-sized;
+  report_variables(key)       [(name, shape)] of the global variables, sorted;
+  report_checkpoint(sess, key)  saves with tf.train.Saver and reports the checkpoint's keys and shapes.
+
+Results go to the JSON file named by ORACLE_OUT when the process ends (arrays as lists with dtype/shape).
+ORACLE_SHARED is a folder both sides of one comparison can read (a TF 1.15 checkpoint, a vocabulary file).
+"""
+import atexit as _atexit
+import contextlib as _contextlib
+import json as _json
+import os as _os
+import zlib as _zlib
+
+import numpy as _np
+
+ORACLE_SHARED = _os.environ.get("ORACLE_SHARED", ".")
+_RESULTS = {}
+
+
+def _plain(value):
+  if isinstance(value, bytes):
+    return {"__bytes__": value.decode("latin-1")}
+  if isinstance(value, (_np.ndarray, _np.generic)):
+    arr = _np.asarray(value)
+    if arr.dtype.kind in "SUO":
+      return {"__strings__": [_plain(x) for x in arr.ravel().tolist()], "shape": list(arr.shape)}
+    return {"__nd__": arr.astype(_np.float64).ravel().tolist() if arr.dtype.kind != "b" else
+            arr.ravel().tolist(), "dtype": str(arr.dtype), "shape": list(arr.shape)}
+  if isinstance(value, dict):
+    return {str(k): _plain(v) for k, v in value.items()}
+  if isinstance(value, (list, tuple)):
+    return [_plain(v) for v in value]
+  if value is None or isinstance(value, (bool, int, float, str)):
+    return value
+  return {"__repr__": type(value).__name__}
+
+
+def report(key, value):
+  if key in _RESULTS:
+    raise KeyError("report(%r) twice" % key)
+  _RESULTS[key] = _plain(value)
+
+
+@_contextlib.contextmanager
+def case(key):
+  try:
+    yield
+  except Exception as e:  # pylint: disable=broad-except
+    report(key + ":error", type(e).__name__)
+
+
+def init_from_numpy(sess, seed=0, scale=0.1):
+  import tensorflow as _tf
+  for v in sorted(_tf.compat.v1.global_variables(), key=lambda v: v.name):
+    shape = v.shape.as_list()
+    rng = _np.random.RandomState((seed + _zlib.crc32(v.op.name.encode())) % (2 ** 31))
+    dtype = v.dtype.base_dtype.as_numpy_dtype
+    if v.dtype.base_dtype.is_integer:
+      value = _np.zeros(shape, dtype)
+    else:
+      value = (rng.standard_normal(shape) * scale).astype(dtype)
+    v.load(value, sess)
+
+
+def report_variables(key="variables"):
+  import tensorflow as _tf
+  report(key, sorted([v.op.name, v.shape.as_list()] for v in _tf.compat.v1.global_variables()))
+
+
+def report_checkpoint(sess, key="checkpoint", var_list=None):
+  import tensorflow as _tf
+  path = _os.path.join(_os.getcwd(), "oracle_ckpt_%d" % len(_RESULTS))
+  saver = _tf.compat.v1.train.Saver(var_list=var_list)
+  saved = saver.save(sess, path)
+  report(key, sorted([n, list(s)] for n, s in _tf.train.list_variables(saved)))
+
+
+def _write():
+  out = _os.environ.get("ORACLE_OUT")
+  if out:
+    with open(out, "w") as f:
+      _json.dump(_RESULTS, f)
+
+
+_atexit.register(_write)
+# ---- the snippet follows ----

@@ -1,0 +1,54 @@
+"""What TensorFlow 1.15 had: its public API as data (api.tsv), the list of what `tf1clip run` owes.
+
+Place in the data flow (DESIGN.md, "TF 1.15 as the oracle, its API as the inventory"): a leaf like
+contrib.catalog, read without importing TensorFlow by the catalog's tests, `tf1clip check` (a name TF 1.15
+had versus a name no TensorFlow had), tools.api_coverage (docs/api-coverage.md) and the oracle tests.
+
+api.tsv is written by tf115/generate.py inside the oracle environment (`make inventory`): one line a name,
+`name<TAB>kind<TAB>signature`, kind in module / class / function / constant / import-error.
+"""
+
+import collections
+import functools
+import os
+
+API_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "api.tsv")
+
+Entry = collections.namedtuple("Entry", "name kind signature")
+
+
+@functools.lru_cache(maxsize=None)
+def entries():
+  """Every public name of TF 1.15, as {dotted name: Entry}, in the file's (sorted) order."""
+  found = {}
+  with open(API_FILE, encoding="utf-8") as f:
+    for line in f:
+      if line.startswith("#") or not line.strip():
+        continue
+      name, kind, sig = (line.rstrip("\n").split("\t") + ["", ""])[:3]
+      found[name] = Entry(name, kind, sig)
+  return found
+
+
+def has(name):
+  """True when TF 1.15 had `name` ("tf.contrib.layers.flatten", "tf.nn.relu", ...)."""
+  return name in entries()
+
+
+def group_of(name):
+  """The module a name is counted under: "tf.contrib.<module>" for contrib, "tf.<module>" or "tf" otherwise."""
+  parts = name.split(".")
+  if parts[:2] == ["tf", "contrib"]:
+    return ".".join(parts[:3])
+  if len(parts) <= 2:
+    return "tf"
+  return ".".join(parts[:2])
+
+
+def by_group(prefix=""):
+  """{group: [Entry, ...]} for the names starting with `prefix` (e.g. "tf.contrib."), groups sorted."""
+  groups = collections.defaultdict(list)
+  for entry in entries().values():
+    if entry.name.startswith(prefix) and entry.name != prefix.rstrip("."):
+      groups[group_of(entry.name)].append(entry)
+  return dict(sorted(groups.items()))

@@ -1,0 +1,176 @@
+"""Write TF 1.15's public API as data: run inside the oracle environment (Python 3.7, tensorflow 1.15.5).
+
+    .venv-tf115/bin/python tf1clip/tf115/generate.py > tf1clip/tf115/api.tsv
+    (or: make inventory)
+
+Walks `tf.*` (every v1 submodule of TF 1.15's generated API, tf.estimator included; tf.compat.v1 and
+tf.compat.v2 are left out as copies of the rest) and every `tf.contrib.<module>` with its public
+submodules, and prints one line a name: `name<TAB>kind<TAB>signature`, sorted. kind is module, class,
+function or constant; signature is tf115/signature.py's form for classes and functions ("" otherwise).
+A contrib module that fails to import in TF 1.15 itself gets one line of kind `import-error`.
+
+What counts as public, for contrib (TF 1.15 has no generated API there): the non-underscore attributes of
+`tf.contrib.<module>` (most call `remove_undocumented`, which leaves only the documented ones), less
+`from __future__` features and, in `tf.contrib.quantization` only, the ~700 generated raw-op wrappers its
+`import *` of math_ops/nn_ops leaks (`tf.contrib.quantization.Abs`, ...): there only the three ops its
+__init__ names (dequantize, quantize_v2, quantized_concat) count. A submodule counts only if it is a module of tensorflow.contrib (so
+`slim.array_ops`, leaked from `import`s, is left out), not `python` (the implementation package) and not
+`gen_*`, plus `framework.nest` (contrib.framework re-exported TensorFlow's nest on purpose). Below
+`tf.contrib.<module>`, a submodule's names are its `__all__` where it has one, else what it defines itself
+(so names it imports are not counted twice); submodules are walked to three levels.
+
+This file runs under Python 3.7 with only TensorFlow 1.15 and the standard library: it imports nothing from
+tf1clip except signature.py beside it, loaded by path.
+"""
+
+import __future__
+import importlib.util
+import inspect
+import os
+import sys
+import types
+import warnings
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location("tf115_signature", os.path.join(_HERE, "signature.py"))
+signature = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(signature)
+
+CORE_SKIP = ("tf.compat.v1", "tf.compat.v2", "tf.contrib")
+CONTRIB_DEPTH = 3
+# Re-exports of non-contrib modules that TF 1.15's contrib documented as its own.
+CONTRIB_FOREIGN_MODULES = {"tf.contrib.framework.nest"}
+
+
+def kind_of(obj):
+  if isinstance(obj, types.ModuleType):
+    return "module"
+  if inspect.isclass(obj):
+    return "class"
+  if callable(obj):
+    return "function"
+  return "constant"
+
+
+def sig_of(obj, kind):
+  if kind in ("class", "function"):
+    try:
+      return signature.text(obj)
+    except Exception:  # pylint: disable=broad-except
+      return "?"
+  return ""
+
+
+def public_names(module):
+  try:
+    names = dir(module)
+  except Exception:  # pylint: disable=broad-except
+    return []
+  return sorted(n for n in names if not n.startswith("_"))
+
+
+def walk_core(tf, rows):
+  """tf.* through the generated v1 API modules (tensorflow._api.v1..., tensorflow_estimator._api.v1...)."""
+  seen = set()
+
+  def visit(path, module):
+    for name in public_names(module):
+      dotted = path + "." + name
+      if dotted in CORE_SKIP:
+        continue
+      try:
+        obj = getattr(module, name)
+      except Exception as e:  # pylint: disable=broad-except
+        rows.append((dotted, "import-error", type(e).__name__))
+        continue
+      kind = kind_of(obj)
+      rows.append((dotted, kind, sig_of(obj, kind)))
+      if kind == "module":
+        modname = getattr(obj, "__name__", "")
+        if modname.startswith(("tensorflow._api.v1", "tensorflow_estimator._api.v1")) and (
+            modname, dotted) not in seen:
+          seen.add((modname, dotted))
+          visit(dotted, obj)
+
+  visit("tf", tf)
+
+
+def walk_contrib(contrib, rows):
+  for name in public_names(contrib):
+    dotted = "tf.contrib." + name
+    try:
+      module = getattr(contrib, name)
+      if isinstance(module, types.ModuleType):
+        public_names(module)  # a LazyLoader imports here
+    except Exception as e:  # pylint: disable=broad-except
+      rows.append((dotted, "import-error", "%s: %s" % (type(e).__name__, str(e).splitlines()[0][:120])))
+      continue
+    if not isinstance(module, types.ModuleType):
+      kind = kind_of(module)
+      rows.append((dotted, kind, sig_of(module, kind)))
+      continue
+    rows.append((dotted, "module", ""))
+    visit_contrib(dotted, module, rows, 1, [id(module)])
+
+
+# module -> the generated ops it imports by name (everything else generated there is a leak)
+LEAKS_RAW_OPS = {"tf.contrib.quantization": {"dequantize", "quantize_v2", "quantized_concat"}}
+
+
+def _leaked(path, name, obj):
+  if isinstance(obj, __future__._Feature):  # pylint: disable=protected-access
+    return True
+  module = getattr(obj, "__module__", None) or ""
+  return (path in LEAKS_RAW_OPS and name not in LEAKS_RAW_OPS[path]
+          and module.startswith("tensorflow.python.ops.gen_"))
+
+
+def visit_contrib(path, module, rows, depth, stack):
+  names = public_names(module)
+  exported = getattr(module, "__all__", None)
+  if depth > 1 and exported is not None:
+    names = sorted(set(names) & set(exported))
+  for name in names:
+    dotted = path + "." + name
+    try:
+      obj = getattr(module, name)
+    except Exception as e:  # pylint: disable=broad-except
+      rows.append((dotted, "import-error", type(e).__name__))
+      continue
+    kind = kind_of(obj)
+    if kind != "module":
+      if _leaked(path, name, obj):
+        continue
+      if depth > 1 and exported is None and getattr(obj, "__module__", None) != module.__name__:
+        continue
+    if kind == "module":
+      modname = getattr(obj, "__name__", "")
+      leaf = modname.rsplit(".", 1)[-1]
+      ours = (modname.startswith("tensorflow.contrib.") and not leaf.startswith("gen_")
+              and name != "python")
+      if not ours and dotted not in CONTRIB_FOREIGN_MODULES:
+        continue
+      rows.append((dotted, "module", ""))
+      if depth < CONTRIB_DEPTH and id(obj) not in stack:
+        visit_contrib(dotted, obj, rows, depth + 1, stack + [id(obj)])
+      continue
+    rows.append((dotted, kind, sig_of(obj, kind)))
+
+
+def main():
+  os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+  warnings.filterwarnings("ignore")
+  import tensorflow as tf  # pylint: disable=g-import-not-at-top
+  tf.compat.v1.logging.set_verbosity(tf.compat.v1.logging.ERROR)
+  assert tf.__version__.startswith("1.15"), "run me with TensorFlow 1.15, not %s" % tf.__version__
+  rows = []
+  walk_core(tf, rows)
+  walk_contrib(tf.contrib, rows)
+  out = sys.stdout
+  out.write("# TensorFlow %s public API (tf1clip/tf115/generate.py): name\tkind\tsignature\n" % tf.__version__)
+  for row in sorted(set(rows)):
+    out.write("\t".join(row).replace("\n", " ") + "\n")
+
+
+if __name__ == "__main__":
+  main()

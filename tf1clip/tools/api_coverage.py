@@ -1,0 +1,161 @@
+"""How much of TF 1.15's API `tf1clip run` serves: resolve every inventory name, compare signatures, write the table.
+
+    python -m tf1clip.tools.api_coverage                 # the per-module table on stdout
+    python -m tf1clip.tools.api_coverage --write docs/api-coverage.md
+    python -m tf1clip.tools.api_coverage --json          # one record a name (tests read it)
+
+Place in the data flow: tf115 (the inventory) + compat.v1 (the facade a script's `import tensorflow` gets
+under `tf1clip run`) <- **tools.api_coverage** <- docs, tests. Each inventory name is looked up on the facade
+attribute by attribute, as a script's `tf.contrib.layers.flatten` is, and gets one status:
+
+  served        it resolves;
+  clear error   it raises tf1clip's ContribNotProvidedError / NotProvidedError, which names the symbol and
+                what to use instead (DESIGN.md: "a contrib symbol we do not provide" gets a clear error);
+  missing       anything else (a plain AttributeError): a gap to close.
+
+A served class or function is "signature-equal" when signature.text() of the served object equals TF 1.15's
+(parameter names, order, defaults). "oracle-tested" names are those an oracle test declares in its
+module-level `ORACLE_TESTED` (tests/oracle/); tests/oracle/test_inventory.py checks each declaration
+names something the test file really runs.
+"""
+
+import argparse
+import ast
+import glob
+import json
+import os
+import sys
+
+from tf1clip import tf115
+from tf1clip.tf115 import signature
+
+_MISSING = object()
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ORACLE_TESTS = os.path.join(REPO, "tests", "oracle")
+
+
+def oracle_tested(folder=ORACLE_TESTS):
+  """{dotted name: [test file, ...]} read from the `ORACLE_TESTED` tuples of tests/oracle/test_*.py."""
+  found = {}
+  for path in sorted(glob.glob(os.path.join(folder, "test_*.py"))):
+    with open(path, encoding="utf-8") as f:
+      tree = ast.parse(f.read(), filename=path)
+    for node in tree.body:
+      if isinstance(node, ast.Assign) and any(
+          isinstance(t, ast.Name) and t.id == "ORACLE_TESTED" for t in node.targets):
+        for name in ast.literal_eval(node.value):
+          found.setdefault(name, []).append(os.path.basename(path))
+  return found
+
+
+def resolve(tf, name):
+  """(status, object or error text) for a dotted TF 1.15 name looked up on the facade `tf`."""
+  from tf1clip.compat import surface  # pylint: disable=import-outside-toplevel
+  from tf1clip.contrib import catalog  # pylint: disable=import-outside-toplevel
+  obj = tf
+  for part in name.split(".")[1:]:
+    try:
+      obj = getattr(obj, part)
+    except (catalog.ContribNotProvidedError, surface.NotProvidedError,
+            surface.NotProvidedImportError) as e:
+      return "clear error", str(e)
+    except Exception as e:  # pylint: disable=broad-except
+      return "missing", "%s: %s" % (type(e).__name__, str(e).splitlines()[0] if str(e) else "")
+  if isinstance(obj, catalog.UnsupportedModule):
+    return "clear error", catalog.explain(name)
+  return "served", obj
+
+
+def survey(names=None):
+  """One record a name: {"name", "group", "kind", "status", "signature_equal", "served_signature", "error"}."""
+  import tf1clip.compat.v1 as tf  # pylint: disable=import-outside-toplevel
+  inventory = tf115.entries()
+  records = []
+  for name in names or inventory:
+    entry = inventory[name]
+    record = {"name": name, "group": tf115.group_of(name), "kind": entry.kind, "status": None,
+              "signature_equal": None, "served_signature": None, "error": None}
+    if entry.kind == "import-error":
+      record["status"] = "broken in TF 1.15"
+      records.append(record)
+      continue
+    status, found = resolve(tf, name)
+    record["status"] = status
+    if status != "served":
+      record["error"] = found
+    elif entry.kind in ("class", "function") and entry.signature not in ("", "?") and callable(found):
+      served = signature.text(found)
+      record["served_signature"] = served
+      record["signature_equal"] = served == entry.signature
+    records.append(record)
+  return records
+
+
+def table(records, tested):
+  """The per-module table of docs/api-coverage.md (markdown), contrib first."""
+  groups = {}
+  for r in records:
+    groups.setdefault(r["group"], []).append(r)
+  order = sorted(groups, key=lambda g: (not g.startswith("tf.contrib"), g))
+  lines = ["| module | in TF 1.15 | served | signature-equal | oracle-tested | clear error | missing |",
+           "|---|---:|---:|---:|---:|---:|---:|"]
+  totals = [0] * 6
+  for group in order:
+    rs = groups[group]
+    with_sig = [r for r in rs if r["signature_equal"] is not None]
+    row = [len(rs), sum(r["status"] == "served" for r in rs),
+           sum(bool(r["signature_equal"]) for r in with_sig),
+           sum(r["name"] in tested for r in rs),
+           sum(r["status"] == "clear error" for r in rs),
+           sum(r["status"] in ("missing",) for r in rs)]
+    totals = [a + b for a, b in zip(totals, row)]
+    lines.append("| `%s` | %d | %d | %d of %d | %d | %d | %d |" % (
+        group, row[0], row[1], row[2], len(with_sig), row[3], row[4], row[5]))
+  lines.append("| **all** | %d | %d | %d | %d | %d | %d |" % tuple(totals))
+  return "\n".join(lines)
+
+
+HEADER = """# TensorFlow 1.15's API under `tf1clip run`
+
+Generated by `python -m tf1clip.tools.api_coverage --write docs/api-coverage.md` from the inventory
+`tf1clip/tf115/api.tsv` (written by `tf1clip/tf115/generate.py` inside TF 1.15.5 itself: every `tf.*` v1 name,
+`tf.compat.v1`/`v2` left out as copies, and every `tf.contrib.*` module with its public submodules). Do not
+edit by hand.
+
+- **served**: the name resolves on the TF1 API a script's `import tensorflow` gets under `tf1clip run`.
+- **signature-equal**: of the served classes and functions whose TF 1.15 signature is readable, how many
+  take the same parameters (names, order, defaults).
+- **oracle-tested**: a test in `tests/oracle/` runs it on TF 1.15 and under tf1clip and compares values,
+  variable names or errors.
+- **clear error**: it raises tf1clip's `ContribNotProvidedError` naming the symbol and what to use instead
+  (`tf1clip check` reports it before the run).
+- **missing**: anything else: a gap.
+
+A name TF 1.15 itself could not import (its `import-error` lines) is counted under "in TF 1.15" only.
+"""
+
+
+def main(argv=None):
+  parser = argparse.ArgumentParser(prog="python -m tf1clip.tools.api_coverage", description=__doc__.split("\n")[0])
+  parser.add_argument("--write", metavar="FILE", help="write the markdown page to FILE")
+  parser.add_argument("--json", action="store_true", help="print one JSON record a name")
+  parser.add_argument("--prefix", default="", help="only names starting with this (e.g. tf.contrib.)")
+  args = parser.parse_args(argv)
+  names = [n for n in tf115.entries() if n.startswith(args.prefix)]
+  records = survey(names)
+  tested = oracle_tested()
+  for r in records:
+    r["oracle_tested"] = r["name"] in tested
+  if args.json:
+    json.dump(records, sys.stdout)
+    return 0
+  text = table(records, tested)
+  if args.write:
+    with open(args.write, "w", encoding="utf-8") as f:
+      f.write(HEADER + "\n" + text + "\n")
+  print(text)
+  return 0
+
+
+if __name__ == "__main__":
+  sys.exit(main())
