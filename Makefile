@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-py312 bench setup clean oracle oracle-if-available
+.PHONY: demo test test-py312 bench setup clean oracle oracle-if-available inventory coverage
 
 # The TF 1.15 oracle (DESIGN.md, "TF 1.15 as the oracle"): Python 3.7 + tensorflow 1.15.5 in .venv-tf115.
 # Found, not hard-coded: python3.7 on PATH, else any pyenv 3.7.x (the pyenv shim refuses a version that is
@@ -44,6 +44,13 @@ $(ORACLE_STAMP): constraints-tf115.txt
 	test -x $(ORACLE)/bin/python || $(PYTHON37) -m venv $(ORACLE)
 	$(ORACLE)/bin/python -m pip install --quiet --disable-pip-version-check -r constraints-tf115.txt
 	touch $(ORACLE_STAMP)
+
+# TF 1.15's public API, written by TF 1.15 itself (tf1clip/tf115/api.tsv), and the coverage page it feeds.
+inventory: $(ORACLE_STAMP)
+	env -u TF2_BEHAVIOR $(ORACLE)/bin/python tf1clip/tf115/generate.py > tf1clip/tf115/api.tsv
+
+coverage: $(STAMP)
+	TF_CPP_MIN_LOG_LEVEL=3 $(PY) -m tf1clip.tools.api_coverage --write docs/api-coverage.md
 
 # `make test` builds the oracle where a Python 3.7 exists; elsewhere the oracle tests skip, saying why.
 oracle-if-available:

@@ -35,6 +35,12 @@ def has(name):
   return name in entries()
 
 
+def kind_of(name):
+  """TF 1.15's kind of `name` (module, class, function, constant, import-error), or None if it had none."""
+  entry = entries().get(name)
+  return entry.kind if entry else None
+
+
 def group_of(name):
   """The module a name is counted under: "tf.contrib.<module>" for contrib, "tf.<module>" or "tf" otherwise."""
   parts = name.split(".")

@@ -70,3 +70,63 @@ def text(obj):
     if p.kind == p.POSITIONAL_ONLY:
       pass
   return "(" + ", ".join(parts) + ")"
+
+
+_REPR = re.compile(r"<[^<>]*>")
+
+
+def _parse(text):
+  """[(name, kind, default text or None)] of a signature text; kind: "pos", "kw", "*", "**"."""
+  import ast  # pylint: disable=import-outside-toplevel
+  source = "def f%s: pass" % _REPR.sub("__repr__", text)
+  args = ast.parse(source).body[0].args
+  params = []
+  positional = args.posonlyargs + args.args if hasattr(args, "posonlyargs") else args.args
+  defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+  for arg, default in zip(positional, defaults):
+    params.append((arg.arg, "pos", None if default is None else ast.dump(default)))
+  if args.vararg:
+    params.append((args.vararg.arg, "*", None))
+  for arg, default in zip(args.kwonlyargs, args.kw_defaults):
+    params.append((arg.arg, "kw", None if default is None else ast.dump(default)))
+  if args.kwarg:
+    params.append((args.kwarg.arg, "**", None))
+  return params
+
+
+def compatible(old, new):
+  """True when every call written against signature text `old` binds the same way against `new`.
+
+  That is: `new` starts with `old`'s positional parameters in the same order with the same defaults,
+  keeps its keyword-only ones (same defaults), keeps *args / **kwargs where `old` had them, and
+  every parameter it adds has a default. (A parameter `new` drops that `old` had is incompatible.)
+
+  Args:
+    old, new: signature texts as `text()` writes them.
+
+  Returns:
+    bool; False when either text cannot be parsed.
+  """
+  if old == new:
+    return True
+  try:
+    before, after = _parse(old), _parse(new)
+  except SyntaxError:
+    return False
+  after_by_name = {p[0]: p for p in after}
+  old_pos = [p for p in before if p[1] == "pos"]
+  new_pos = [p for p in after if p[1] == "pos"]
+  if [p[0] for p in new_pos[:len(old_pos)]] != [p[0] for p in old_pos]:
+    return False
+  for p in before:
+    if p[1] in ("*", "**"):
+      if not any(q[1] == p[1] for q in after):
+        return False
+      continue
+    q = after_by_name.get(p[0])
+    if q is None and not any(r[1] == "**" for r in after):
+      return False
+    if q is not None and q[2] != p[2]:
+      return False
+  old_names = {p[0] for p in before}
+  return all(q[2] is not None or q[1] in ("*", "**") for q in after if q[0] not in old_names)

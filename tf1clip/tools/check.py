@@ -30,6 +30,7 @@ import collections
 from tf1clip.tools import api_index
 from tf1clip.tools import hazards
 from tf1clip.compat import surface
+from tf1clip import tf115
 from tf1clip.contrib import catalog
 
 RUNS = "runs unchanged"
@@ -402,7 +403,10 @@ class Resolver:
         renamed = hazards.TF_REMOVED.get(".".join(below[:end]))
         if renamed is not None:
           return "tf." + ".".join(below[:end]), UNSUPPORTED, "%s; use %s" % (hazards.TF1_REMOVED_NOTE, renamed)
-    return missing, UNSUPPORTED, "TensorFlow %s has no %s" % (self.index.version(), missing)
+    return missing, UNSUPPORTED, "TensorFlow %s has no %s; %s" % (
+        self.index.version(), missing,
+        "TensorFlow 1.15 had it (tf1clip does not provide it)" if tf115.has(missing)
+        else "TensorFlow 1.15 had no such name either")
 
 
   def _resolve_library(self, parts, source):

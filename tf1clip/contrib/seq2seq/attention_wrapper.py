@@ -77,7 +77,8 @@ class AttentionWrapper(legacy_cells.RNNCell):
 
   def __init__(self, cell, attention_mechanism, attention_layer_size=None,
                alignment_history=False, cell_input_fn=None, output_attention=True,
-               initial_cell_state=None, name=None, attention_layer=None, attention_fn=None):
+               initial_cell_state=None, name=None, attention_layer=None, attention_fn=None,
+               dtype=None):
     """Creates the wrapper.
 
     Args:
@@ -93,6 +94,7 @@ class AttentionWrapper(legacy_cells.RNNCell):
         (Bahdanau style).
       initial_cell_state: optional cell state `zero_state` returns instead of the cell's zeros.
       name: the cell's name; default "attention_wrapper".
+      dtype: the cell's dtype (as TF 1.15's `dtype` argument of the layer).
       attention_layer: optional layer (or list) used instead of `attention_layer_size`.
       attention_fn: optional `(mechanism, cell_output, attention_state, attention_layer) ->
         (attention, alignments, next_attention_state)`.
@@ -102,7 +104,7 @@ class AttentionWrapper(legacy_cells.RNNCell):
       ValueError: if both attention_layer_size and attention_layer are given, or their count does
         not match the mechanisms'.
     """
-    super().__init__(name=name)
+    super().__init__(name=name, dtype=dtype)
     check_rnn_cell("cell", cell)
     if isinstance(attention_mechanism, (list, tuple)):
       self._is_multi = True

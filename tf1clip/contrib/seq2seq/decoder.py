@@ -102,7 +102,8 @@ def _in_while_loop():
 
 
 def dynamic_decode(decoder, output_time_major=False, impute_finished=False,
-                   maximum_iterations=None, parallel_iterations=32, swap_memory=False, scope=None):
+                   maximum_iterations=None, parallel_iterations=32, swap_memory=False, scope=None,
+                   **kwargs):
   """Runs `decoder` step by step in a `tf.while_loop` until every batch entry is finished.
 
   Args:
@@ -114,6 +115,8 @@ def dynamic_decode(decoder, output_time_major=False, impute_finished=False,
     parallel_iterations: passed to the while loop.
     swap_memory: let the while loop swap tensors to host memory (long sequences on GPU).
     scope: variable scope; default "decoder".
+    **kwargs: TF 1.15 passes these to the Keras-layer decoders' `initialize` (not ported); for the
+      TF1 `Decoder`s served here it ignores them, and so does this function.
 
   Returns:
     `(final_outputs, final_state, final_sequence_lengths)`: the stacked outputs (after

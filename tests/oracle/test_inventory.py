@@ -1,0 +1,84 @@
+"""The TF 1.15 API inventory and its consumers: the file TF 1.15 writes, the catalog, signatures, the coverage page.
+
+tf1clip/tf115/api.tsv is the list of what `tf1clip run` owes (DESIGN.md, "its API as the inventory"). These
+tests hold the catalog to it: every TF 1.15 contrib name is served or raises a clear ContribNotProvidedError;
+a served class or function takes TF 1.15's parameters (or only adds ones with defaults) unless
+catalog.SIGNATURE_DIFFERENCES says why not; docs/api-coverage.md is what tools.api_coverage prints now.
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from harness import REPO, oracle_python, requires_tf115
+from tf1clip import tf115
+from tf1clip.contrib import catalog
+from tf1clip.tools import api_coverage
+
+ORACLE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+@pytest.fixture(scope="module")
+def survey():
+  env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3")
+  proc = subprocess.run([sys.executable, "-m", "tf1clip.tools.api_coverage", "--json"], capture_output=True,
+                        text=True, env=env, cwd=REPO, timeout=600)
+  assert proc.returncode == 0, proc.stderr[-3000:]
+  return json.loads(proc.stdout)
+
+
+@requires_tf115
+def test_inventory_file_is_what_tf115_itself_lists():
+  proc = subprocess.run([oracle_python(), os.path.join(REPO, "tf1clip", "tf115", "generate.py")],
+                        capture_output=True, text=True, timeout=600,
+                        env={k: v for k, v in os.environ.items() if k != "TF2_BEHAVIOR"})
+  assert proc.returncode == 0, proc.stderr[-3000:]
+  with open(tf115.API_FILE, encoding="utf-8") as f:
+    committed = f.read()
+  assert proc.stdout == committed, "tf1clip/tf115/api.tsv is stale: run `make inventory`"
+
+
+def test_inventory_has_every_contrib_module_tf115_had():
+  groups = tf115.by_group("tf.contrib.")
+  assert set(g.split(".")[2] for g in groups) <= catalog.TF115_SUBMODULES
+  assert tf115.kind_of("tf.contrib.layers.flatten") == "function"
+  assert tf115.entries()["tf.contrib.layers.flatten"].signature == "(inputs, outputs_collections=None, scope=None)"
+  assert len(groups) >= 70 and sum(len(v) for v in groups.values()) > 1400
+
+
+def test_oracle_tested_declarations_name_tf115_names_their_file_runs():
+  for name, files in api_coverage.oracle_tested().items():
+    assert tf115.has(name), "%s declares %s, which TF 1.15 did not have" % (files, name)
+    leaf = name.rsplit(".", 1)[-1]
+    for f in files:
+      with open(os.path.join(ORACLE_DIR, f), encoding="utf-8") as handle:
+        text = handle.read()
+      code = text.split("ORACLE_TESTED", 1)[0] + text.split("ORACLE_TESTED", 1)[1].split(")", 1)[1]
+      assert re.search(r"\b%s\b" % re.escape(leaf), code), "%s declares %s but never uses it" % (f, name)
+
+
+def test_every_tf115_contrib_name_is_served_or_a_clear_error(survey):
+  missing = [(r["name"], r["error"]) for r in survey if r["status"] == "missing" and r["group"].startswith("tf.contrib")]
+  assert not missing, "%d TF 1.15 contrib names neither served nor a clear error, e.g. %s" % (
+      len(missing), missing[:10])
+
+
+def test_served_callables_take_tf115_parameters_unless_documented(survey):
+  differs = {r["name"]: (r["tf115_signature"], r["served_signature"]) for r in survey
+             if r["signature_compatible"] is False and r["group"].startswith("tf.contrib")}
+  undocumented = {n: s for n, s in differs.items() if n not in catalog.SIGNATURE_DIFFERENCES}
+  assert not undocumented, "served with another signature than TF 1.15's, and no reason given: %s" % (
+      "\n".join("%s\n  TF 1.15: %s\n  served:  %s" % (n, a, b) for n, (a, b) in sorted(undocumented.items())))
+  stale = sorted(set(catalog.SIGNATURE_DIFFERENCES) - set(differs))
+  assert not stale, "SIGNATURE_DIFFERENCES lists names whose signature is compatible now: %s" % stale
+
+
+def test_coverage_page_is_current(survey):
+  with open(os.path.join(REPO, "docs", "api-coverage.md"), encoding="utf-8") as f:
+    page = f.read()
+  expected = api_coverage.table(survey, api_coverage.oracle_tested())
+  assert expected in page, "docs/api-coverage.md is stale: python -m tf1clip.tools.api_coverage --write docs/api-coverage.md"
