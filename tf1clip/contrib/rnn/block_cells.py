@@ -9,8 +9,9 @@ gradient someone else registered.
 Variables, as TensorFlow 1.15 created them under the cell's scope:
   LSTMBlockCell   lstm_cell/kernel [input + units, 4 * units] (gates i, j, f, o as BasicLSTMCell),
                   lstm_cell/bias [4 * units], w_i_diag / w_f_diag / w_o_diag [units] (use_peephole)
-  GRUBlockCell    gru_cell/w_c [input + units, 2 * units] (the r, u gates: TF 1.15's names are swapped),
-                  gru_cell/b_ru [2 * units], gru_cell/w_ru [input + units, units], gru_cell/b_c [units]
+  GRUBlockCell    gru_cell/w_ru [input + units, 2 * units] (the r, u gates), gru_cell/b_ru [2 * units],
+                  gru_cell/w_c [input + units, units] (the candidate), gru_cell/b_c [units] (as TF 1.15 names
+                  them: tests/oracle/test_rnn_crf_oracle.py compares with TF 1.15's own checkpoint keys)
   GRUBlockCellV2  gru_cell/gates/{kernel, bias}, gru_cell/candidate/{kernel, bias} (GRUCell's names)
 """
 
@@ -188,7 +189,7 @@ class GRUBlockCell(legacy_cells.LayerRNNCell):
     return self._cell_size
 
   def _variable_names(self):
-    return "w_c", "b_ru", "w_ru", "b_c"
+    return "w_ru", "b_ru", "w_c", "b_c"
 
   def build(self, inputs_shape):
     register_gradients()
