@@ -161,7 +161,7 @@ PROVIDED = {
     "tf.contrib.rnn.LSTMBlockCell": _PORT + " on tf.raw_ops.LSTMBlockCell; variables lstm_cell/kernel, bias",
     "tf.contrib.rnn.LSTMBlockFusedCell": _PORT + " on tf.raw_ops.BlockLSTM; variables lstm_fused_cell/kernel, bias",
     "tf.contrib.rnn.LSTMBlockWrapper": _PORT,
-    "tf.contrib.rnn.GRUBlockCell": _PORT + " on tf.raw_ops.GRUBlockCell; variables gru_cell/w_c, b_ru, w_ru, b_c",
+    "tf.contrib.rnn.GRUBlockCell": _PORT + " on tf.raw_ops.GRUBlockCell; variables gru_cell/w_ru, b_ru, w_c, b_c",
     "tf.contrib.rnn.GRUBlockCellV2": _PORT + " on tf.raw_ops.GRUBlockCell; variables gru_cell/gates/kernel, ...",
     "tf.contrib.rnn.FusedRNNCell": _PORT,
     "tf.contrib.rnn.FusedRNNCellAdaptor": _PORT,
