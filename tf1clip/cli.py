@@ -1,4 +1,4 @@
-"""The `tf1clip` command line: `tf1clip run | check | upgrade | cluster | parity | report | doctor`, and `--version`.
+"""The `tf1clip` command line: `tf1clip run | check | upgrade | cluster | parity | report | compare | doctor`, `--version`.
 
 This module only parses the command line and dispatches; each subcommand's work
 lives in the module that owns that concern (compat.runner, tools.check_project, tools.upgrade_cli,
@@ -70,6 +70,10 @@ def _build_parser():
   sub.add_parser(
       "report", add_help=False,
       help="plot a run's gradient norms and clipping; suggest a clip threshold")
+  # `compare` owns its options too (see `tf1clip compare --help`).
+  sub.add_parser(
+      "compare", add_help=False,
+      help="run a script on TF 1.15 and under tf1clip from the same weights; compare the final weights")
   sub.add_parser(
       "doctor", help="print versions, shims, Keras flavour and GPUs; exit 1 if the runner lacks something")
   return parser
@@ -91,6 +95,9 @@ def main(argv=None):
   if argv[:1] == ["report"]:
     from tf1clip import report
     return report.main(argv[1:])
+  if argv[:1] == ["compare"]:
+    from tf1clip.tools import compare
+    return compare.main(argv[1:])
   parser = _build_parser()
   args = parser.parse_args(argv)
   if args.command is None:
