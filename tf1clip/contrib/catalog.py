@@ -646,8 +646,14 @@ def explain(name):
             % (name, parts[2]))
   parent = ".".join(parts[:-1])
   if len(parts) >= 4 and not tf115.has(name) and tf115.kind_of(parent) == "module":
-    return ("%s is not provided by tf1clip (TensorFlow 1.15's %s had no public %s either)"
-            % (name, parent, parts[-1]))
+    # TF 1.15's public API had no such name (it moved earlier, or never existed): say so, and keep
+    # the advice the table has for it or its module.
+    message = ("%s is not provided by tf1clip (TensorFlow 1.15's %s had no public %s either)"
+               % (name, parent, parts[-1]))
+    advice = replacement(name)
+    if advice != UNSUPPORTED["tf.contrib"]:
+      message += "; use instead: " + advice
+    return message
   return "%s is not provided by tf1clip; use instead: %s" % (name, replacement(name))
 
 

@@ -16,8 +16,9 @@ What counts as public, for contrib (TF 1.15 has no generated API there): the non
 __init__ names (dequantize, quantize_v2, quantized_concat) count. A submodule counts only if it is a module of tensorflow.contrib (so
 `slim.array_ops`, leaked from `import`s, is left out), not `python` (the implementation package) and not
 `gen_*`, plus `framework.nest` (contrib.framework re-exported TensorFlow's nest on purpose). Below
-`tf.contrib.<module>`, a submodule's names are its `__all__` where it has one, else what it defines itself
-(so names it imports are not counted twice); submodules are walked to three levels.
+`tf.contrib.<module>`, a submodule's names are its `__all__` where it has one, else what it or its own
+submodules define (a package's re-exports count; names imported from elsewhere are not counted twice);
+submodules are walked to three levels.
 
 This file runs under Python 3.7 with only TensorFlow 1.15 and the standard library: it imports nothing from
 tf1clip except signature.py beside it, loaded by path.
@@ -141,7 +142,8 @@ def visit_contrib(path, module, rows, depth, stack):
     if kind != "module":
       if _leaked(path, name, obj):
         continue
-      if depth > 1 and exported is None and getattr(obj, "__module__", None) != module.__name__:
+      if depth > 1 and exported is None and not (getattr(obj, "__module__", None) or "").startswith(
+          module.__name__):
         continue
     if kind == "module":
       modname = getattr(obj, "__name__", "")

@@ -41,11 +41,19 @@ def oracle_tested(folder=ORACLE_TESTS):
   for path in sorted(glob.glob(os.path.join(folder, "test_*.py"))):
     with open(path, encoding="utf-8") as f:
       tree = ast.parse(f.read(), filename=path)
+    # ORACLE_TESTED is a tuple of names, possibly built from other module-level constants
+    # (`tuple("tf.contrib.rnn." + n for n in CELLS)`): evaluate the file's simple assignments in order.
+    namespace = {"__builtins__": {"tuple": tuple}}
     for node in tree.body:
-      if isinstance(node, ast.Assign) and any(
-          isinstance(t, ast.Name) and t.id == "ORACLE_TESTED" for t in node.targets):
-        for name in ast.literal_eval(node.value):
-          found.setdefault(name, []).append(os.path.basename(path))
+      if isinstance(node, ast.Assign) and all(isinstance(t, ast.Name) for t in node.targets):
+        try:
+          value = eval(compile(ast.Expression(node.value), path, "eval"), namespace)  # pylint: disable=eval-used
+        except Exception:  # pylint: disable=broad-except
+          continue  # not a constant (a function call, an import's name): not needed here
+        for target in node.targets:
+          namespace[target.id] = value
+    for name in namespace.get("ORACLE_TESTED", ()):
+      found.setdefault(name, []).append(os.path.basename(path))
   return found
 
 
