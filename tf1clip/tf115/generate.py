@@ -37,6 +37,9 @@ _spec = importlib.util.spec_from_file_location("tf115_signature", os.path.join(_
 signature = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(signature)
 
+# Where TF 1.15 generated its v1 API modules (tf.keras and tf.estimator live outside tensorflow._api).
+V1_API_PACKAGES = ("tensorflow._api.v1", "tensorflow.python.keras.api._v1",
+                   "tensorflow_estimator.python.estimator.api._v1")
 CORE_SKIP = ("tf.compat.v1", "tf.compat.v2", "tf.contrib")
 CONTRIB_DEPTH = 3
 # Re-exports of non-contrib modules that TF 1.15's contrib documented as its own.
@@ -71,7 +74,7 @@ def public_names(module):
 
 
 def walk_core(tf, rows):
-  """tf.* through the generated v1 API modules (tensorflow._api.v1..., tensorflow_estimator._api.v1...)."""
+  """tf.* through the generated v1 API modules (V1_API_PACKAGES)."""
   seen = set()
 
   def visit(path, module):
@@ -88,7 +91,7 @@ def walk_core(tf, rows):
       rows.append((dotted, kind, sig_of(obj, kind)))
       if kind == "module":
         modname = getattr(obj, "__name__", "")
-        if modname.startswith(("tensorflow._api.v1", "tensorflow_estimator._api.v1")) and (
+        if modname.startswith(V1_API_PACKAGES) and (
             modname, dotted) not in seen:
           seen.add((modname, dotted))
           visit(dotted, obj)
