@@ -17,7 +17,7 @@ ORACLE_TESTED = tuple("tf.contrib.seq2seq." + n for n in (
     "LuongAttention", "BahdanauMonotonicAttention", "LuongMonotonicAttention", "BeamSearchDecoder",
     "dynamic_decode", "sequence_loss", "tile_batch", "gather_tree", "hardmax", "safe_cumprod",
     "monotonic_attention", "AttentionWrapperState", "ScheduledEmbeddingTrainingHelper",
-    "SampleEmbeddingHelper", "InferenceHelper")) + tuple("tf.contrib.legacy_seq2seq." + n for n in (
+    "InferenceHelper")) + tuple("tf.contrib.legacy_seq2seq." + n for n in (
         "rnn_decoder", "basic_rnn_seq2seq", "sequence_loss", "sequence_loss_by_example"))
 
 BUILD = r'''
@@ -75,6 +75,21 @@ with tf.variable_scope("beam"):
     b_out, b_state, b_len = s2s.dynamic_decode(bs, maximum_iterations=6)
     fetches["beam_ids"] = b_out.predicted_ids
     fetches["beam_scores"] = b_out.beam_search_decoder_output.scores
+report("state_is_attention_wrapper_state", isinstance(state, s2s.AttentionWrapperState))
+with tf.variable_scope("scheduled"):
+    cell = tf.nn.rnn_cell.GRUCell(H)
+    scheduled = s2s.ScheduledEmbeddingTrainingHelper(inputs, target_len, embedding, 0.0)
+    sch_out, _, _ = s2s.dynamic_decode(s2s.BasicDecoder(cell, scheduled, cell.zero_state(B, tf.float32),
+                                                        output_layer=projection))
+    fetches["scheduled_logits"] = sch_out.rnn_output
+with tf.variable_scope("inference"):
+    cell = tf.nn.rnn_cell.GRUCell(H)
+    infer = s2s.InferenceHelper(sample_fn=lambda o: o, sample_shape=[V], sample_dtype=tf.float32,
+                                start_inputs=tf.zeros([B, V]), end_fn=lambda s: tf.reduce_all(s > 10.0, 1))
+    inf_out, _, _ = s2s.dynamic_decode(s2s.BasicDecoder(cell, infer, cell.zero_state(B, tf.float32),
+                                                        output_layer=tf.layers.Dense(V, name="inf_proj")),
+                                       maximum_iterations=3)
+    fetches["inference_ids"] = inf_out.sample_id
 fetches["gather_tree"] = s2s.gather_tree(tf.constant([[[1, 2], [3, 4]], [[5, 6], [7, 8]]]),
                                          tf.constant([[[0, 0], [0, 0]], [[1, 0], [1, 1]]]),
                                          tf.constant([2, 2]), 9)
