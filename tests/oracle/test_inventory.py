@@ -68,12 +68,17 @@ def test_every_tf115_contrib_name_is_served_or_a_clear_error(survey):
 
 
 def test_served_callables_take_tf115_parameters_unless_documented(survey):
+  # tf.contrib is what tf1clip chooses to serve; tf.* outside it is TensorFlow 2.21's own tf.compat.v1
+  # object, whose differences docs/api-coverage.md lists.
   differs = {r["name"]: (r["tf115_signature"], r["served_signature"]) for r in survey
              if r["signature_compatible"] is False and r["group"].startswith("tf.contrib")}
-  undocumented = {n: s for n, s in differs.items() if n not in catalog.SIGNATURE_DIFFERENCES}
+  documented = lambda n: n in catalog.SIGNATURE_DIFFERENCES or any(
+      n.startswith(k) for k in catalog.SIGNATURE_DIFFERENCES if k.endswith("."))
+  undocumented = {n: s for n, s in differs.items() if not documented(n)}
   assert not undocumented, "served with another signature than TF 1.15's, and no reason given: %s" % (
       "\n".join("%s\n  TF 1.15: %s\n  served:  %s" % (n, a, b) for n, (a, b) in sorted(undocumented.items())))
-  stale = sorted(set(catalog.SIGNATURE_DIFFERENCES) - set(differs))
+  stale = sorted(k for k in catalog.SIGNATURE_DIFFERENCES
+                 if not k.endswith(".") and k not in differs)
   assert not stale, "SIGNATURE_DIFFERENCES lists names whose signature is compatible now: %s" % stale
 
 

@@ -40,7 +40,7 @@ TF115_SUBMODULES = frozenset("""
     """.split())
 
 # Served names whose parameters differ from TF 1.15's in a way a TF 1.15 call can notice (not just a new
-# parameter with a default), and why. tests/oracle/test_inventory.py compares every served signature with
+# parameter with a default), and why; a key ending in "." covers every name below it. tests/oracle/test_inventory.py compares every served signature with
 # the inventory (TF 1.15's own) and fails on a difference that is not listed here; docs/contrib.md shows it.
 _TFP = ("tensorflow-probability 0.25's class (TF 1.15's contrib.distributions continued there; the same "
         "object tfp users get): ")
@@ -56,24 +56,10 @@ SIGNATURE_DIFFERENCES = {
     "tf.contrib.layers.safe_embedding_lookup_sparse": (
         "TensorFlow 2.21's tf.compat.v1.nn function: `combiner=None` was TF 1.15's spelling of the default "
         "'mean' (it logged a warning and used 'mean'); `allow_fast_lookup` is new"),
-    **{"tf.contrib.distributions." + name: _TFP + change for name, change in (
-        ("Binomial", "the default name is the class name set inside tfp (name=None)"),
-        ("ExpRelaxedOneHotCategorical", "`dtype` is gone (the dtype follows logits/probs)"),
-        ("RelaxedOneHotCategorical", "`dtype` is gone (the dtype follows logits/probs)"),
-        ("Geometric", "`force_probs_to_zero_outside_support` inserted before validate_args"),
-        ("Poisson", "`force_probs_to_zero_outside_support` inserted before validate_args"),
-        ("Independent", "`experimental_use_kahan_sum` inserted before name"),
-        ("MultivariateNormalTriL", "`experimental_use_kahan_sum` inserted before name"),
-        ("MultivariateNormalDiag", "`scale_identity_multiplier` is gone (scale_diag * multiplier)"),
-        ("MultivariateNormalDiagPlusLowRank", "`scale_identity_multiplier` is gone"),
-        ("InverseGamma", "takes `scale` (rate was renamed; InverseGamma(c, rate=r) is scale=r)"),
-        ("Kumaraswamy", "concentrations default to 1.0 instead of None"),
-        ("Mixture", "`use_static_graph` is gone (tfp always builds the static graph)"),
-        ("MixtureSameFamily", "`reparameterize` inserted before validate_args"),
-        ("NegativeBinomial", "`require_integer_total_count` inserted before name"),
-        ("TransformedDistribution", "`bijector` is required and batch_shape/event_shape are gone "
-                                    "(use tfd.Sample / tfd.Independent)"),
-    )},
+    # every class contrib.distributions serves from tfp (and its bijectors): tfp's constructors grew
+    # parameters and renamed a few since TF 1.15 (InverseGamma's rate -> scale, MultivariateNormalDiag
+    # lost scale_identity_multiplier, Mixture lost use_static_graph, ...)
+    "tf.contrib.distributions.": _TFP + "check the class's tfp documentation for what changed",
 }
 
 _CELLS = "tf_keras.src.layers.rnn.legacy_cells"
@@ -586,7 +572,8 @@ class ContribNotProvidedError(ImportError):
 
   def __init__(self, symbol):
     self.symbol = normalize(symbol)
-    super().__init__(explain(self.symbol), name=self.symbol)
+    # Raised because the lookup failed: never "is provided", even inside a package served whole (slim).
+    super().__init__(explain(self.symbol, missing=True), name=self.symbol)
 
   def __reduce__(self):  # pickle (multiprocessing) must rebuild it from the symbol, not the message
     return type(self), (self.symbol,)
@@ -622,24 +609,26 @@ def replacement(name):
   return UNSUPPORTED["tf.contrib"]
 
 
-def explain(name):
+def explain(name, missing=False):
   """The one sentence `tf1clip run` raises and `tf1clip check` prints for a contrib name.
 
   Args:
     name: a dotted name such as "tf.contrib.tpu.TPUEstimator" (or "tensorflow.contrib...").
+    missing: the name was looked up and is not there (the error's case): skip the "provided" answers
+      the table would give for a package served whole.
 
   Returns:
     "tf.contrib.rnn.BasicLSTMCell is provided by tf1clip (from ...)" for provided names, else
     "tf.contrib.tpu.TPUEstimator is not provided by tf1clip; use instead: ...".
   """
   name = normalize(name)
-  if name in PROVIDED:
+  if name in PROVIDED and not missing:
     return "%s is provided by tf1clip (from %s)" % (name, PROVIDED[name])
   parts = name.split(".")
-  if len(parts) > 3 and parts[2] in WHOLE_PACKAGES:
+  if len(parts) > 3 and parts[2] in WHOLE_PACKAGES and not missing:
     return "%s is provided by tf1clip (from %s)" % (
         name, ".".join([WHOLE_PACKAGES[parts[2]]] + parts[3:]))
-  if is_provided(name):
+  if is_provided(name) and not missing:
     return "%s is provided by tf1clip (module tf1clip.contrib%s)" % (name, name[len("tf.contrib"):])
   if len(parts) >= 3 and parts[:2] == ["tf", "contrib"] and parts[2] not in TF115_SUBMODULES:
     return ("%s is not provided by tf1clip (TensorFlow 1.15 had no tf.contrib.%s either)"

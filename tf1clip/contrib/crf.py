@@ -20,6 +20,8 @@ import numpy as np
 import tensorflow as tf
 from tf_keras.src.layers.rnn import legacy_cells
 
+from tf1clip.contrib import catalog
+
 V1 = tf.compat.v1
 
 __all__ = [
@@ -334,3 +336,6 @@ def viterbi_decode(score, transition_params):
     viterbi.append(bp[viterbi[-1]])
   viterbi.reverse()
   return viterbi, np.max(trellis[-1])
+
+
+__getattr__ = catalog.missing_attribute_hook("tf.contrib.crf")

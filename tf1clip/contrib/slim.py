@@ -38,11 +38,15 @@ This module re-exports `tf_slim` (`slim.conv2d`, `slim.arg_scope`, `slim.learnin
 import importlib
 
 from tf1clip.compat import shims
+from tf1clip.contrib import catalog
 
 shims.apply("tf_slim")  # the explicit access to slim is what applies its shim (never `import tf1clip`)
 
 import tf_slim  # pylint: disable=g-import-not-at-top,wrong-import-position
 from tf_slim import *  # pylint: disable=wildcard-import,unused-wildcard-import,wrong-import-position,g-import-not-at-top
+
+# TF 1.15's slim.metrics *was* tf.contrib.metrics (tf-slim's metrics plus confusion_matrix and the set ops).
+from tf1clip.contrib import metrics  # pylint: disable=g-import-not-at-top,wrong-import-position
 
 
 def __getattr__(name):  # pylint: disable=invalid-name
@@ -57,7 +61,9 @@ def __getattr__(name):  # pylint: disable=invalid-name
   except ModuleNotFoundError as e:
     if e.name != "tf_slim." + name:
       raise
-  raise AttributeError("tf.contrib.slim (tf-slim 1.1.0) has no attribute %r" % name)
+  # A name TF 1.15's contrib.slim had (often one it leaked from contrib.layers: feature columns, target
+  # columns, ...) or never had: either way the error names it and says what to use (catalog.explain).
+  raise catalog.ContribNotProvidedError("tf.contrib.slim." + name)
 
 
 def __dir__():  # pylint: disable=invalid-name

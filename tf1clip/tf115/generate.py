@@ -15,7 +15,8 @@ What counts as public, for contrib (TF 1.15 has no generated API there): the non
 `import *` of math_ops/nn_ops leaks (`tf.contrib.quantization.Abs`, ...): there only the three ops its
 __init__ names (dequantize, quantize_v2, quantized_concat) count. A submodule counts only if it is a module of tensorflow.contrib (so
 `slim.array_ops`, leaked from `import`s, is left out), not `python` (the implementation package) and not
-`gen_*`, plus `framework.nest` (contrib.framework re-exported TensorFlow's nest on purpose). Below
+`gen_*` (and, below `tf.contrib.<module>`, only a package's own submodules: `slim.optimizers.contrib_framework`
+is an import alias), plus `framework.nest` (contrib.framework re-exported TensorFlow's nest on purpose). Below
 `tf.contrib.<module>`, a submodule's names are its `__all__` where it has one, else what it or its own
 submodules define (a package's re-exports count; names imported from elsewhere are not counted twice);
 submodules are walked to three levels.
@@ -153,6 +154,8 @@ def visit_contrib(path, module, rows, depth, stack):
       leaf = modname.rsplit(".", 1)[-1]
       ours = (modname.startswith("tensorflow.contrib.") and not leaf.startswith("gen_")
               and name != "python")
+      if depth > 1 and not modname.startswith(module.__name__ + "."):
+        ours = False  # below the top: only the package's own submodules, not siblings it imports
       if not ours and dotted not in CONTRIB_FOREIGN_MODULES:
         continue
       rows.append((dotted, "module", ""))

@@ -94,12 +94,23 @@ def _parse(text):
   return params
 
 
-def compatible(old, new):
-  """True when every call written against signature text `old` binds the same way against `new`.
+def _number(dump):
+  """The number an ast.dump of a constant holds, or None."""
+  m = re.match(r"^Constant\(value=(-?[0-9.e+-]+)\)$", dump or "")
+  if m is None:
+    m = re.match(r"^UnaryOp\(op=USub\(\), operand=Constant\(value=([0-9.e+-]+)\)\)$", dump or "")
+    return -float(m.group(1)) if m else None
+  return float(m.group(1))
 
-  That is: `new` starts with `old`'s positional parameters in the same order with the same defaults,
-  keeps its keyword-only ones (same defaults), keeps *args / **kwargs where `old` had them, and
-  every parameter it adds has a default. (A parameter `new` drops that `old` had is incompatible.)
+
+def compatible(old, new):
+  """True when every keyword call written against signature text `old` binds the same way against `new`.
+
+  That is: `new` keeps `old`'s required positional parameters first and in order, keeps every other
+  parameter of `old` by name with the same default (0 and 0.0 count as the same), keeps *args / **kwargs
+  where `old` had them, and gives every parameter it adds a default. A parameter `new` inserts before an
+  optional one of `old` (`bad_indices_policy=''` before `name=None`) only changes calls that pass that
+  optional one by position, which TF1 code does not do with `name`; such a signature counts as compatible.
 
   Args:
     old, new: signature texts as `text()` writes them.
@@ -114,9 +125,9 @@ def compatible(old, new):
   except SyntaxError:
     return False
   after_by_name = {p[0]: p for p in after}
-  old_pos = [p for p in before if p[1] == "pos"]
-  new_pos = [p for p in after if p[1] == "pos"]
-  if [p[0] for p in new_pos[:len(old_pos)]] != [p[0] for p in old_pos]:
+  required = [p[0] for p in before if p[1] == "pos" and p[2] is None]
+  new_pos = [p[0] for p in after if p[1] == "pos"]
+  if new_pos[:len(required)] != required:
     return False
   for p in before:
     if p[1] in ("*", "**"):
@@ -124,9 +135,11 @@ def compatible(old, new):
         return False
       continue
     q = after_by_name.get(p[0])
-    if q is None and not any(r[1] == "**" for r in after):
-      return False
-    if q is not None and q[2] != p[2]:
+    if q is None:
+      if not any(r[1] == "**" for r in after):
+        return False
+      continue
+    if q[2] != p[2] and not (_number(q[2]) is not None and _number(q[2]) == _number(p[2])):
       return False
   old_names = {p[0] for p in before}
   return all(q[2] is not None or q[1] in ("*", "**") for q in after if q[0] not in old_names)

@@ -12,6 +12,8 @@ import os
 import numpy as np
 import tensorflow as tf
 
+from tf1clip.contrib import catalog
+
 Dataset = collections.namedtuple("Dataset", ["data", "target"])
 Datasets = collections.namedtuple("Datasets", ["train", "validation", "test"])
 
@@ -101,3 +103,6 @@ def maybe_download(filename, work_directory, source_url):
         "%s is missing: tf1clip does not download datasets. Download %s and put it in %s"
         % (path, source_url, os.path.abspath(work_directory)))
   return path
+
+
+__getattr__ = catalog.missing_attribute_hook("tf.contrib.learn.datasets.base")
