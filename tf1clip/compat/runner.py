@@ -9,7 +9,8 @@ opened). The traceback shows the user's frames, not the runner's.
 The one difference: `import tensorflow` in the script and in the user's modules next to it gives the
 TF1 API (compat.v1, through the compat.importer hook); TensorFlow is imported when the script first
 imports it, with `TF_USE_LEGACY_KERAS=1` set beforehand. NumPy answers the NumPy 1.x names the
-script may use (`np.int`, `np.asscalar`, ...; compat.numpy_legacy), each with one DeprecationWarning.
+script may use (`np.int`, `np.NaN`, `np.asscalar`, ragged `np.array`, ...; compat.numpy_legacy) and the
+SciPy 1.1 names (`scipy.misc.imread`, ...; compat.scipy_legacy), each with one DeprecationWarning.
 
 Data flow: compat.v1 <- compat.importer <- compat.runner <- cli.
 """
@@ -23,6 +24,7 @@ import types
 
 from tf1clip.compat import importer as importer_lib
 from tf1clip.compat import numpy_legacy
+from tf1clip.compat import scipy_legacy
 from tf1clip.compat import surface
 
 _PLUMBING = frozenset(os.path.normcase(os.path.abspath(f)) for f in (__file__, importer_lib.__file__))
@@ -72,8 +74,12 @@ def run_script(script_path, script_args):
     sys.path[0] = script_dir  # python puts the script's directory there (and not the current one)
   else:
     sys.path.insert(0, script_dir)
-  importer_lib.LegacyImporter(script_dir).install()
-  numpy_legacy.install()  # np.int, np.float, np.asscalar, ... as the NumPy 1.x the script expects
+  importer = importer_lib.LegacyImporter(script_dir)
+  importer.install()
+  # np.int, np.NaN, np.asscalar, ... and ragged np.array as the NumPy 1.x the script expects (for the
+  # script's own files); scipy.misc.imread & co. as the SciPy 1.1 it imported.
+  numpy_legacy.install(importer.is_legacy_file)
+  scipy_legacy.install()
 
   main = types.ModuleType("__main__")
   main.__dict__.update(
