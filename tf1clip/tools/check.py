@@ -27,6 +27,8 @@ Data flow: compat.surface + contrib.catalog + tools.hazards + tools.api_index <-
 import ast
 import collections
 
+from tf1clip.compat import numpy_legacy
+from tf1clip.compat import scipy_legacy
 from tf1clip.tools import api_index
 from tf1clip.tools import hazards
 from tf1clip.compat import surface
@@ -58,6 +60,7 @@ _TENSORFLOW = "tensorflow"
 _FACADE = "tf1clip.compat.v1"
 _CONTRIB = "tf1clip.contrib"
 _NUMPY = "numpy"
+_SCIPY = "scipy"
 _IMPORT_ERRORS = frozenset(("ImportError", "Exception", "BaseException"))
 _ATTRIBUTE_ERRORS = frozenset(("AttributeError", "Exception", "BaseException"))
 
@@ -91,7 +94,7 @@ def canonical(dotted):
 
 def _is_tracked_module(dotted):
   head = dotted.split(".")[0]
-  return head in (_TENSORFLOW, _NUMPY, "tf1clip")
+  return head in (_TENSORFLOW, _NUMPY, _SCIPY, "tf1clip")
 
 
 class _Uses(ast.NodeVisitor):
@@ -105,7 +108,7 @@ class _Uses(ast.NodeVisitor):
     self._guards = [frozenset()]
 
   def _use(self, symbol, node, kind="use"):
-    if symbol.startswith(("tf.", "np.")):  # not tf1clip's own names (tf1clip.clip_gradients_by_norm)
+    if symbol.startswith(("tf.", "np.", "scipy.")):  # not tf1clip's own names (tf1clip.clip_gradients_by_norm)
       self.uses.append((symbol, node.lineno, kind, self._guards[-1]))
 
   # try/except: which errors a failing use would be caught by.
@@ -149,10 +152,14 @@ class _Uses(ast.NodeVisitor):
           self.aliases[alias.asname or alias.name] = "tf"
       return
     base = canonical(node.module)
-    if base.split(".")[0] not in ("tf", "np"):
+    if base.split(".")[0] not in ("tf", "np", "scipy"):
       return  # tf1clip's own modules
     if base.startswith("tf.") and base != "tf.compat":
       self._use(base, node, "import")
+    if base.startswith("scipy."):  # `from scipy.misc import imread` fails (or is served) at the import
+      for alias in node.names:
+        if alias.name != "*":
+          self._use(base + "." + alias.name, node)
     for alias in node.names:
       if alias.name == "*":
         continue
@@ -338,6 +345,8 @@ class Resolver:
       return symbol, WARNING, hazards.CALL_WARNINGS[symbol][1]
     if parts[0] == "np":
       return _resolve_numpy(parts)
+    if parts[0] == "scipy":
+      return _resolve_scipy(parts)
     hazard = _attribute_hazard(parts)
     if hazard is not None:
       return hazard
@@ -431,8 +440,24 @@ def _is_dunder(name):
 def _resolve_numpy(parts):
   if len(parts) > 1 and parts[1] in hazards.NUMPY_REMOVED:
     what, fix = hazards.NUMPY_REMOVED[parts[1]]
+    if parts[1] in numpy_legacy.LEGACY_NAMES:
+      return ".".join(parts[:2]), WARNING, "%s; tf1clip run serves it as NumPy 1.x had it (plain python: %s)" % (
+          what, fix)
     return ".".join(parts[:2]), UNSUPPORTED, "%s; use %s" % (what, fix)
   return ".".join(parts[:2]), RUNS, ""
+
+
+def _resolve_scipy(parts):
+  """scipy.misc's removed names and the private eigen.arpack path are served by the runner; the rest runs."""
+  dotted = ".".join(parts)
+  for module in scipy_legacy.ALIASED_MODULES:
+    if dotted == module or dotted.startswith(module + "."):
+      return module, WARNING, "a private path SciPy removed; tf1clip run serves it (plain python: %s)" % (
+          scipy_legacy.ALIASED_MODULES[module])
+  if parts[:2] == ["scipy", "misc"] and len(parts) > 2 and parts[2] in scipy_legacy.MISC:
+    return ".".join(parts[:3]), WARNING, "SciPy removed it; tf1clip run serves SciPy 1.1's (plain python: %s)" % (
+        scipy_legacy.MISC[parts[2]][1])
+  return ".".join(parts[:3]), RUNS, ""
 
 
 def _attribute_hazard(parts):
@@ -514,7 +539,7 @@ def findings_of(parsed, resolver):
   findings = collections.OrderedDict()
   for symbol, line, kind, caught in parsed.uses:
     reported, status, note = resolver.resolve(symbol, kind)
-    if kind == "use" and symbol.startswith("np."):
+    if kind == "use" and symbol.startswith(("np.", "scipy.")):
       kind = "numpy"
       if status == RUNS:
         continue  # NumPy names that still exist are not TF1 symbols
