@@ -264,3 +264,21 @@ if __name__ == "__main__":
       for golden_stage in (1, 2):
         with open(os.path.join(FIXTURES, "%s.stage%d.py" % (golden, golden_stage)), "w") as f:
           f.write(upgrade.upgrade_source(_read(golden + ".py"), golden_stage)[0])
+
+
+def test_stage1_renames_numpy_and_scipy_names_exactly_and_the_copy_runs_under_plain_python(tmp_path):
+  source = ("import numpy as np\nfrom scipy.misc import logsumexp\nimport scipy.misc\n"
+            "x = np.product([2, 3]) + np.float_(1.5) + np.cumproduct([1, 2])[-1]\n"
+            "print(x, np.isnan(np.NaN), np.sometrue([0, 1]), np.alltrue([1, 1]), np.int(2.7),\n"
+            "      round(float(logsumexp([1.0, 2.0])), 6), scipy.misc.comb(5, 2), np.NINF < 0)\n")
+  new, changes = upgrade.upgrade_source(source)
+  assert "np.prod(" in new and "np.float64(" in new and "np.nan" in new and "from scipy.special import" in new
+  assert "scipy.special.comb" in new and "(-np.inf)" in new and " int(2.7)" in new
+  assert {c.kind for c in changes} == {"numpy"} and all(c.line for c in changes)
+  original, copy = tmp_path / "legacy.py", tmp_path / "upgraded.py"
+  original.write_text(source)
+  copy.write_text(new)
+  served = subprocess.run([sys.executable, "-m", "tf1clip", "run", str(original)], capture_output=True, text=True)
+  plain = subprocess.run([sys.executable, str(copy)], capture_output=True, text=True)
+  assert served.returncode == 0 and plain.returncode == 0, served.stderr[-1500:] + plain.stderr[-1500:]
+  assert served.stdout == plain.stdout

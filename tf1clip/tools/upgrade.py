@@ -679,6 +679,73 @@ def _find_assign(assigns, before, name):
   return None
 
 
+# np.<name> NumPy removed -> today's exact spelling (the same object or value), rewritten at stage 1.
+NUMPY_RENAMES = {
+    "int": "int", "float": "float", "bool": "bool", "object": "object", "str": "str", "long": "int",
+    "unicode": "str", "complex": "complex",
+    "NaN": "np.nan", "Inf": "np.inf", "Infinity": "np.inf", "infty": "np.inf", "PINF": "np.inf",
+    "NINF": "(-np.inf)", "float_": "np.float64", "complex_": "np.complex128", "string_": "np.bytes_",
+    "unicode_": "np.str_", "int0": "np.intp", "uint0": "np.uintp", "bool8": "np.bool_",
+    "object0": "np.object_", "str0": "np.str_", "bytes0": "np.bytes_", "void0": "np.void",
+    "longfloat": "np.longdouble", "singlecomplex": "np.complex64", "cfloat": "np.complex128",
+    "longcomplex": "np.clongdouble", "clongfloat": "np.clongdouble", "product": "np.prod",
+    "cumproduct": "np.cumprod", "alltrue": "np.all", "sometrue": "np.any", "round_": "np.round",
+    "mat": "np.asmatrix",
+}
+# scipy.misc.<name> that only moved: the same function in its new module.
+SCIPY_MOVES = {"logsumexp": "scipy.special", "comb": "scipy.special", "factorial": "scipy.special",
+               "factorial2": "scipy.special", "factorialk": "scipy.special"}
+
+
+class LegacyNumericsRewriter(cst.CSTTransformer):
+  """Stage 1, beside the imports: NumPy / SciPy names that were renamed, where the new spelling is exact.
+
+  `np.float_` -> `np.float64`, `np.NaN` -> `np.nan`, `np.product` -> `np.prod`, `np.int` -> `int`, ... (through
+  whatever name the file imported numpy as), `scipy.misc.logsumexp` -> `scipy.special.logsumexp` and
+  `from scipy.misc import logsumexp` -> `from scipy.special import logsumexp` (when every imported name
+  moved). What has no exact spelling (scipy.misc.imread's byte-scaling, a ragged np.array) is left to the
+  runner; `tf1clip check` lists it.
+  """
+
+  def __init__(self, positions, changes):
+    super().__init__()
+    self._positions = positions
+    self._changes = changes
+    self._numpy = set()
+
+  def visit_Import(self, node):  # pylint: disable=invalid-name
+    for alias in node.names:
+      if _dotted(alias.name) == "numpy":
+        self._numpy.add(alias.asname.name.value if alias.asname else "numpy")
+
+  def leave_Attribute(self, original_node, updated_node):  # pylint: disable=invalid-name
+    dotted = _dotted(original_node)
+    if dotted is None:
+      return updated_node
+    parts = dotted.split(".")
+    new = None
+    if len(parts) == 2 and parts[0] in self._numpy and parts[1] in NUMPY_RENAMES:
+      new = NUMPY_RENAMES[parts[1]].replace("np.", parts[0] + ".")
+    elif len(parts) == 3 and parts[:2] == ["scipy", "misc"] and parts[2] in SCIPY_MOVES:
+      new = SCIPY_MOVES[parts[2]] + "." + parts[2]
+    if new is None:
+      return updated_node
+    self._changes.append(Change(self._positions.line(original_node), "numpy", dotted, new, ()))
+    return _expr(new)
+
+  def leave_ImportFrom(self, original_node, updated_node):  # pylint: disable=invalid-name
+    module = _dotted(updated_node.module) if updated_node.module is not None else None
+    if module != "scipy.misc" or isinstance(updated_node.names, cst.ImportStar):
+      return updated_node
+    names = [a.name.value for a in updated_node.names]
+    if not names or any(n not in SCIPY_MOVES for n in names):
+      return updated_node
+    updated = updated_node.with_changes(module=_expr("scipy.special"))
+    self._changes.append(Change(self._positions.line(original_node), "numpy", "from scipy.misc import " +
+                                ", ".join(names), "from scipy.special import " + ", ".join(names), ()))
+    return updated
+
+
 def upgrade_source(source, stage=1):
   """Rewrites one file's source.
 
@@ -701,6 +768,9 @@ def upgrade_source(source, stage=1):
   changes = []
   rewriter = ImportRewriter(positions, changes, module)
   updated = wrapper.module.visit(rewriter)
+  # The import rewrite keeps every statement on its line, so the renames' lines are read off its result.
+  renamed = metadata.MetadataWrapper(updated, unsafe_skip_copy=True)
+  updated = renamed.module.visit(LegacyNumericsRewriter(_Positions(renamed), changes))
   if stage == 2:
     tf_aliases = rewriter.tf_aliases | _facade_aliases(module)
     updated = _stage2(updated, tf_aliases, changes, module, positions)
