@@ -60,3 +60,9 @@ def __getattr__(name):
 
 def __dir__():
   return __all__ + ["__version__"]
+
+
+def load_ipython_extension(ipython):
+  """`%load_ext tf1clip` in IPython / Jupyter: the notebook's cells get the TF1 API (compat.notebook)."""
+  from tf1clip.compat import notebook  # pylint: disable=import-outside-toplevel
+  notebook.load_ipython_extension(ipython)

@@ -7,6 +7,7 @@ TensorFlow is imported lazily so `tf1clip --version` and `tf1clip check` stay fa
 """
 
 import argparse
+import os
 import sys
 
 import tf1clip
@@ -22,8 +23,14 @@ def _build_parser():
   sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
   run = sub.add_parser(
-      "run", help="run a TF1 script unchanged: `tf1clip run script.py [args...]`")
-  run.add_argument("script", nargs="?", help="path of the Python script to run")
+      "run", help="run a TF1 script unchanged: `tf1clip run script.py [args...]` (or -m module, -c code)",
+      usage="tf1clip run script.py [args...] | -m module [args...] | -c code [args...] | notebook.ipynb",
+      description="Runs legacy TF1 code unchanged on current TensorFlow, as python would (same argv, "
+      "exit status and tracebacks): `import tensorflow` in the script and the user's modules next to it "
+      "gets the TF1 API (graph mode, tf.contrib, tf.Session, tf.estimator), NumPy and SciPy the names the "
+      "code was written for; third-party libraries keep TensorFlow 2. `-m` and `-c` have python's "
+      "meaning; a .ipynb runs its code cells in order. See docs/legacy.md.")
+  run.add_argument("script", nargs="?", help="path of the Python script (or notebook) to run")
   run.add_argument("script_args", nargs=argparse.REMAINDER,
                    help="arguments passed to the script as sys.argv[1:]")
 
@@ -32,7 +39,10 @@ def _build_parser():
       description="Reads (never runs) Python files and directories and reports, per use site, what "
       "`tf1clip run` will do. Exit status: 0 everything runs, 1 something will not run, 2 usage error "
       "or a file that cannot be read or parsed. See docs/check.md.")
-  check.add_argument("scripts", nargs="+", metavar="PATH", help="Python files and directories to read")
+  check.add_argument("scripts", nargs="*", metavar="PATH",
+                     help="Python files, directories, notebooks (.ipynb) and shell scripts to read")
+  check.add_argument("-m", dest="modules", action="append", default=[], metavar="MODULE",
+                     help="a module as `python -m MODULE` would run it from the current directory")
   check.add_argument("--all", action="store_true", dest="show_all",
                      help="list every symbol, not only the rows that need attention")
   check.add_argument("--format", choices=("text", "json"), default="text",
@@ -70,6 +80,10 @@ def _build_parser():
   sub.add_parser(
       "report", add_help=False,
       help="plot a run's gradient norms and clipping; suggest a clip threshold")
+  sub.add_parser(
+      "exec", add_help=False,
+      help="run a command (shell script, make, entry point) so that every Python it starts runs as under "
+           "`tf1clip run`: `tf1clip exec -- ./train.sh`")
   # `compare` owns its options too (see `tf1clip compare --help`).
   sub.add_parser(
       "compare", add_help=False,
@@ -82,6 +96,15 @@ def _build_parser():
 def main(argv=None):
   """Entry point of the `tf1clip` console script; returns the process exit code."""
   argv = sys.argv[1:] if argv is None else list(argv)
+  if len(argv) > 2 and argv[0] == "run" and argv[1] in ("-m", "-c"):
+    # python's own spellings: everything after the module name / the code goes to it verbatim.
+    from tf1clip.compat import runner
+    if argv[1] == "-m":
+      return runner.run_module(argv[2], argv[3:])
+    return runner.run_command(argv[2], argv[3:])
+  if len(argv) > 1 and argv[0] == "run" and argv[1].endswith(".ipynb"):
+    from tf1clip.compat import notebook
+    return notebook.run_notebook(argv[1], argv[2:])
   if len(argv) > 1 and argv[0] == "run" and not argv[1].startswith("-"):
     # The script's arguments go to it verbatim (argparse would eat a "--"), as `python script.py` does.
     from tf1clip.compat import runner
@@ -95,6 +118,9 @@ def main(argv=None):
   if argv[:1] == ["report"]:
     from tf1clip import report
     return report.main(argv[1:])
+  if argv[:1] == ["exec"]:
+    from tf1clip.tools import exec_command
+    return exec_command.main(argv[1:])
   if argv[:1] == ["compare"]:
     from tf1clip.tools import compare
     return compare.main(argv[1:])
@@ -112,8 +138,18 @@ def main(argv=None):
     from tf1clip.tools import doctor
     return doctor.main()
   if args.command == "check":
+    from tf1clip.tools import check_entries
     from tf1clip.tools import check_project
-    return check_project.main(args.scripts, show_all=args.show_all, output_format=args.format)
+    paths = list(args.scripts)
+    for module in args.modules:
+      found = check_entries.module_file(module)
+      if found is None:
+        print("tf1clip check: No module named %s (looked in %s)" % (module, os.getcwd()), file=sys.stderr)
+        return 2
+      paths.append(found)
+    if not paths:
+      parser.error("check: give a PATH or -m MODULE")
+    return check_project.main(paths, show_all=args.show_all, output_format=args.format)
   if args.command == "upgrade":
     from tf1clip.tools import upgrade_cli
     return upgrade_cli.main(args.src, args.out, stage=args.stage, output_format=args.format,

@@ -44,10 +44,13 @@ class LegacyImporter:
 
   Args:
     root: the directory whose Python files are legacy code (the script's directory).
+    main_is_legacy: also treat `__main__` code without a file (`-c`, notebook cells) as legacy code.
   """
 
-  def __init__(self, root):
+  def __init__(self, root, main_is_legacy=False):
     self._root = _real_dir(root)
+    # `tf1clip run -c CODE` and notebook cells have no file: their `__main__` is legacy code too.
+    self._main_is_legacy = main_is_legacy
     self._is_legacy_file = {}
     self._original_import = None
     import tf1clip  # pylint: disable=import-outside-toplevel
@@ -72,6 +75,12 @@ class LegacyImporter:
     if self._original_import is not None:
       builtins.__import__ = self._original_import
       self._original_import = None
+
+  def is_legacy_code(self, filename):
+    """`is_legacy_file`, plus code with no file (`<string>`, `<ipython-input-...>`) when main is legacy."""
+    if self._main_is_legacy and filename.startswith("<"):
+      return True
+    return self.is_legacy_file(filename)
 
   def is_legacy_file(self, filename):
     """True when `filename` is the user's code (under the script's directory, not a library).
@@ -100,6 +109,8 @@ class LegacyImporter:
         globals = sys._getframe(1).f_globals  # pylint: disable=protected-access
       filename = globals.get("__file__")
       if isinstance(filename, str) and self.is_legacy_file(filename):
+        return self.legacy_import(name, fromlist)
+      if filename is None and self._main_is_legacy and globals.get("__name__") == "__main__":
         return self.legacy_import(name, fromlist)
     if level == 0 and (name == "tf_slim" or name.startswith("tf_slim.")) and "tf_slim" not in sys.modules:
       # tf-slim reads TF internals that moved; its shim must be in place before its first use.

@@ -1,4 +1,4 @@
-"""`tf1clip run script.py [args...]`: run a legacy TF1 script unchanged, as `python script.py` would.
+"""`tf1clip run script.py [args...]` (and `-m module`, `-c code`): run legacy TF1 code unchanged, as python would.
 
 What the script sees is what `python script.py` gives it: `sys.argv == [script, *args]`, `__name__ ==
 "__main__"` (so `tf.app.run()` finds `main` and `tf.test.main()` finds the tests), an absolute
@@ -17,6 +17,7 @@ Data flow: compat.v1 <- compat.importer <- compat.runner <- cli.
 
 import builtins
 import importlib.machinery
+import importlib.util
 import os
 import sys
 import traceback
@@ -70,24 +71,95 @@ def run_script(script_path, script_args):
 
   script_dir = os.path.dirname(os.path.realpath(path))
   sys.argv = [script_path] + list(script_args)
-  if sys.path:
-    sys.path[0] = script_dir  # python puts the script's directory there (and not the current one)
-  else:
-    sys.path.insert(0, script_dir)
-  importer = importer_lib.LegacyImporter(script_dir)
-  importer.install()
-  # np.int, np.NaN, np.asscalar, ... and ragged np.array as the NumPy 1.x the script expects (for the
-  # script's own files); scipy.misc.imread & co. as the SciPy 1.1 it imported.
-  numpy_legacy.install(importer.is_legacy_file)
-  scipy_legacy.install()
-
+  _set_path0(script_dir)  # python puts the script's directory there (and not the current one)
+  prepare(script_dir)
   main = types.ModuleType("__main__")
   main.__dict__.update(
       __file__=path, __builtins__=builtins, __package__=None, __spec__=None, __cached__=None,
       __loader__=importlib.machinery.SourceFileLoader("__main__", path))
   sys.modules["__main__"] = main
+  return _run_as_main(lambda: exec(code, main.__dict__))  # pylint: disable=exec-used
+
+
+def run_module(module_name, module_args):
+  """Runs a module as `python -m module_name *module_args` would, with the TF1 API for `tensorflow`.
+
+  Python's -m semantics: the current directory first on sys.path, the module run as `__main__` with its
+  package set (so `from . import x` works), `sys.argv[0]` the module's file. The package's own modules
+  (everything under the current directory that is not an installation) get the TF1 API.
+
+  Args:
+    module_name: the dotted module name (a package runs its `__main__`).
+    module_args: the module's arguments (`sys.argv[1:]`).
+
+  Returns:
+    The process exit status python would have given (1 and python's message for a missing module).
+  """
+  import runpy  # pylint: disable=import-outside-toplevel
+  cwd = os.getcwd()
+  _set_path0(cwd)
+  prepare(cwd)
+  sys.argv = ["-m"] + list(module_args)  # runpy puts the module's file here, as python -m does
   try:
-    exec(code, main.__dict__)  # pylint: disable=exec-used
+    importlib.util.find_spec(module_name.split(".")[0])
+    spec_ok = importlib.util.find_spec(module_name) is not None
+  except (ImportError, ValueError):
+    spec_ok = False
+  if not spec_ok:
+    print("%s: No module named %s" % (sys.executable, module_name), file=sys.stderr)
+    return 1
+  return _run_as_main(lambda: runpy.run_module(module_name, run_name="__main__", alter_sys=True))
+
+
+def run_command(code, command_args):
+  """Runs `code` as `python -c code *command_args` would (sys.argv[0] "-c", "" first on sys.path)."""
+  cwd = os.getcwd()
+  sys.argv = ["-c"] + list(command_args)
+  _set_path0("")
+  prepare(cwd, main_is_legacy=True)
+  main = sys.modules["__main__"] = types.ModuleType("__main__")
+  main.__dict__.update(__builtins__=builtins, __package__=None, __spec__=None, __loader__=None)
+  try:
+    compiled = compile(code, "<string>", "exec", dont_inherit=True)
+  except SyntaxError as e:
+    traceback.print_exception(type(e), e, None)
+    return 1
+  return _run_as_main(lambda: exec(compiled, main.__dict__))  # pylint: disable=exec-used
+
+
+def prepare(legacy_root, main_is_legacy=False):
+  """Everything the runner changes in this process before legacy code runs; returns the importer.
+
+  `import tensorflow` from files under `legacy_root` gets the TF1 API (compat.importer), NumPy and SciPy
+  answer the names and behaviour of the NumPy 1.x / SciPy 1.1 the code expects (for that code), and
+  TensorFlow will pick tf-keras. Used by `tf1clip run` (script, -m, -c), `tf1clip exec`'s children and
+  `%load_ext tf1clip`.
+
+  Args:
+    legacy_root: the directory whose files are the user's code.
+    main_is_legacy: also treat file-less `__main__` code (-c, notebook cells) as the user's.
+  """
+  os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
+  importer = importer_lib.LegacyImporter(legacy_root, main_is_legacy=main_is_legacy)
+  importer.install()
+  # np.int, np.NaN, np.asscalar, ... and ragged np.array as the NumPy 1.x the script expects (for the
+  # script's own files); scipy.misc.imread & co. as the SciPy 1.1 it imported.
+  numpy_legacy.install(importer.is_legacy_code)
+  scipy_legacy.install()
+  return importer
+
+
+def _set_path0(entry):
+  if sys.path:
+    sys.path[0] = entry
+  else:
+    sys.path.insert(0, entry)
+
+
+def _run_as_main(execute):
+  """Runs `execute()` as python runs `__main__`: its exit status, tracebacks without tf1clip's frames."""
+  try:
+    execute()
   except SystemExit as e:
     return _exit_status(e)
   except BaseException as e:  # pylint: disable=broad-except

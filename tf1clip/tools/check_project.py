@@ -25,6 +25,7 @@ import re
 import sys
 
 from tf1clip.tools import check
+from tf1clip.tools import check_entries
 
 SCHEMA = "tf1clip.check/1"
 # JSON spelling of each status.
@@ -181,8 +182,11 @@ def analyze(paths, resolver=None):
     if path in reports:
       continue
     try:
-      with open(path, "rb") as f:
-        source = f.read()
+      if path.endswith(".ipynb"):
+        source = check_entries.notebook_source(path)
+      else:
+        with open(path, "rb") as f:
+          source = f.read()
       parsed = check.parse(source, path)
     except OSError as e:
       reports[path] = FileReport(path, [], [], "can't open file: [Errno %s] %s" % (e.errno, e.strerror),
@@ -375,6 +379,21 @@ def main(paths, show_all=False, output_format="text", out=None):
     The exit status (0 all runs, 1 something will not run, 2 usage error or unreadable file).
   """
   out = out or sys.stdout
+  expanded = []
+  for path in paths:
+    if os.path.isfile(path) and check_entries.is_shell_script(path):
+      script = check_entries.read_shell_script(path)
+      for entry in script.entries:
+        print("%s: follows %s" % (path, os.path.relpath(entry)), file=out)
+      for line, text in script.unfollowed:
+        print("%s:%d: could not follow: %s" % (path, line, text), file=out)
+      expanded += script.entries
+    else:
+      expanded.append(path)
+  paths = expanded
+  if not paths:
+    print("tf1clip check: no Python entry found", file=sys.stderr)
+    return 2
   try:
     project = analyze(paths)
   except FileNotFoundError as e:
