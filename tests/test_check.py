@@ -137,3 +137,10 @@ def test_check_passes_the_legacy_examples(capsys):
   report = capsys.readouterr().out
   assert check.PROVIDED in _line(report, "tf.contrib.legacy_seq2seq.sequence_loss_by_example")
   assert check.RUNS in _line(report, "tf.clip_by_global_norm")
+
+
+def test_check_of_a_symlink_loop_says_so(tmp_path, capsys):
+  (tmp_path / "a.py").symlink_to(tmp_path / "b.py")
+  (tmp_path / "b.py").symlink_to(tmp_path / "a.py")
+  assert check_project.main([str(tmp_path / "a.py")]) == 2
+  assert "a.py: a symbolic link loop" in capsys.readouterr().err

@@ -135,3 +135,15 @@ def test_tf1clip_report_is_a_cli_subcommand(graph_run, tmp_path, capsys):
   from tf1clip import cli  # pylint: disable=import-outside-toplevel
   assert cli.main(["report", graph_run, "--out", str(tmp_path)]) == 0
   assert "clip rate" in capsys.readouterr().out
+
+
+def test_report_out_onto_an_existing_file_is_a_usage_error_before_reading(tmp_path, capsys, monkeypatch):
+  existing = tmp_path / "notes.txt"
+  existing.write_text("mine")
+  read = []
+  monkeypatch.setattr(report, "make_report", lambda *a, **k: read.append(a))
+  assert report.main([str(tmp_path), "--out", str(existing)]) == 2
+  assert read == [] and existing.read_text() == "mine"
+  assert "--out %s is an existing file" % existing in capsys.readouterr().err
+  report.check_out(str(tmp_path))  # a directory, or a new path, is fine
+  report.check_out(str(tmp_path / "new" / "page.html"))

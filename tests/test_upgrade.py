@@ -282,3 +282,30 @@ def test_stage1_renames_numpy_and_scipy_names_exactly_and_the_copy_runs_under_pl
   plain = subprocess.run([sys.executable, str(copy)], capture_output=True, text=True)
   assert served.returncode == 0 and plain.returncode == 0, served.stderr[-1500:] + plain.stderr[-1500:]
   assert served.stdout == plain.stdout
+
+
+def test_upgrade_never_overwrites_a_users_file(tmp_path, capsys):
+  src = tmp_path / "src"
+  src.mkdir()
+  (src / "train.py").write_text("import tensorflow as tf\nx = tf.placeholder(tf.float32)\n")
+  out = tmp_path / "out"
+  out.mkdir()
+  mine = out / "train.py"
+  mine.write_text("# my own train.py, not an upgrade\n")
+  for extra in ([], ["--force"]):
+    assert cli.main(["upgrade", str(src), "--out", str(out)] + extra) == 2
+    assert mine.read_text() == "# my own train.py, not an upgrade\n"
+  err = capsys.readouterr().err
+  assert "is not empty: refusing" in err and "train.py was not written by an earlier `tf1clip upgrade`" in err
+  # A single file onto an existing file: refused too, with or without --force.
+  assert cli.main(["upgrade", str(src / "train.py"), "--out", str(mine)]) == 2
+  assert cli.main(["upgrade", str(src / "train.py"), "--out", str(mine), "--force"]) == 2
+  assert mine.read_text() == "# my own train.py, not an upgrade\n"
+  # Its own earlier output may be replaced with --force, and only while nobody changed it.
+  fresh = tmp_path / "fresh"
+  assert cli.main(["upgrade", str(src), "--out", str(fresh)]) == 0
+  assert cli.main(["upgrade", str(src), "--out", str(fresh)]) == 2
+  assert cli.main(["upgrade", str(src), "--out", str(fresh), "--force"]) == 0
+  (fresh / "train.py").write_text("# edited by hand after the upgrade\n")
+  assert cli.main(["upgrade", str(src), "--out", str(fresh), "--force"]) == 2
+  assert (fresh / "train.py").read_text() == "# edited by hand after the upgrade\n"

@@ -57,6 +57,9 @@ def _build_parser():
   upgrade.add_argument("src", metavar="SRC", help="a Python file or a directory")
   upgrade.add_argument("--out", required=True, metavar="DST", help="where to write the upgraded copy")
   upgrade.add_argument("--stage", type=int, choices=(1, 2), default=1, help="migration stage (default 1)")
+  upgrade.add_argument("--force", action="store_true",
+                       help="write into a non-empty --out, replacing only files an earlier upgrade of the "
+                       "same SRC wrote and nobody changed since (anything else is refused)")
   upgrade.add_argument("--format", choices=("text", "json"), default="text",
                        help="report format: text (default) or json (schema tf1clip.upgrade/1)")
   upgrade.add_argument("--report", metavar="FILE",
@@ -154,7 +157,7 @@ def main(argv=None):
     from tf1clip.tools import upgrade_cli
     return upgrade_cli.main(args.src, args.out, stage=args.stage, output_format=args.format,
                             check_run_cmd=args.check_run, seed=args.seed, rtol=args.rtol,
-                            report_path=args.report)
+                            report_path=args.report, force=args.force)
   parser.error("unknown command %r" % args.command)
   return 2
 

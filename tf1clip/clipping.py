@@ -147,6 +147,42 @@ def _check_clip_bounds(clip_value_min, clip_value_max, dtype):
     return tf.identity(clip_value_min), tf.identity(clip_value_max)
 
 
+def _check_axes(axes, rank, sparse):
+  """`axes` of clip_by_norm must name dimensions of `t` (known now when both are static)."""
+  if axes is None or rank is None or tf.is_tensor(axes):
+    return
+  listed = [axes] if np.isscalar(axes) else list(np.ravel(axes))
+  bad = [a for a in listed if not -rank <= int(a) < rank]
+  if bad:
+    raise ValueError(f"`axes` must be dimensions of `t` (rank {rank}{', its slices' if sparse else ''}: "
+                     f"{-rank} to {rank - 1}); got axes={axes!r}.")
+
+
+def _check_bound_shape(bound, arg_name, values):
+  """A clip bound must broadcast to `t`'s shape without growing it (TF's op error names no argument)."""
+  shape = bound.shape if tf.is_tensor(bound) else tf.TensorShape(np.shape(bound))
+  if shape.rank is None or not values.shape.is_fully_defined() or not shape.is_fully_defined():
+    return
+  try:
+    result = np.broadcast_shapes(tuple(values.shape.as_list()), tuple(shape.as_list()))
+  except ValueError:
+    result = None
+  if result != tuple(values.shape.as_list()):
+    raise ValueError(f"`{arg_name}` must broadcast to the shape of `t` {values.shape.as_list()}; got shape "
+                     f"{shape.as_list()}.")
+
+
+def _check_integer_bounds(low, high, dtype):
+  """An integer `t` takes integer bounds: 0.5 would be truncated by TF's conversion, or fail in it."""
+  if not dtype.is_integer:
+    return
+  for arg_name, bound in (("clip_value_min", low), ("clip_value_max", high)):
+    value = _static_value(bound)
+    if value is not None and value.dtype.kind == "f" and np.any(value != np.round(value)):
+      raise TypeError(f"`{arg_name}` must be a whole number for an integer `t` ({dtype.name}); got "
+                      f"{_shown(value)!r}.")
+
+
 def _check_row_broadcast(bound, arg_name, values_rank):
   """For IndexedSlices a clip bound is applied to the rows present; it must broadcast against one row."""
   shape = tf.TensorShape(np.shape(bound)) if not tf.is_tensor(bound) else bound.shape
@@ -192,10 +228,14 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     values, sparse = _values_of(t, "t")
     if not (values.dtype.is_floating or values.dtype.is_integer):
       validation.floating_dtype(values.dtype, "t")
+    _check_integer_bounds(clip_value_min, clip_value_max, values.dtype)
     clip_value_min, clip_value_max = _check_clip_bounds(clip_value_min, clip_value_max, values.dtype)
     if sparse is not None:
       _check_row_broadcast(clip_value_min, "clip_value_min", values.shape.rank)
       _check_row_broadcast(clip_value_max, "clip_value_max", values.shape.rank)
+    else:
+      _check_bound_shape(clip_value_min, "clip_value_min", values)
+      _check_bound_shape(clip_value_max, "clip_value_max", values)
     t_min = tf.minimum(values, clip_value_max)
     # As TF: refuse broadcasting that would make the result larger than the input.
     values.shape.assert_is_compatible_with(t_min.shape)
@@ -236,6 +276,7 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
       clip_norm = float(clip_norm) if isinstance(clip_norm, np.generic) else clip_norm
     else:
       clip_norm = tf.cast(tf.maximum(clip_norm, 0), dtype=values.dtype)
+    _check_axes(axes, values.shape.rank, sparse is not None)
     l2sum = tf.reduce_sum(values * values, axes, keepdims=True)
     pred = l2sum > 0
     # Two-tap where, as TF: sqrt is never evaluated at 0, so its gradient is never NaN.

@@ -50,6 +50,7 @@ import tensorflow as tf
 
 from tf1clip import optimizer as optimizer_lib
 from tf1clip import summaries
+from tf1clip import validation
 
 _V1 = tf.compat.v1
 
@@ -180,6 +181,13 @@ class SyncReplicasOptimizer(_V1.train.SyncReplicasOptimizer):
   tf1clip's accumulation and non-finite-skipping wrappers work inside (`global_step` then counts
   synchronous steps, applied or accumulated or skipped).
   """
+
+  def __init__(self, opt, replicas_to_aggregate, total_num_replicas=None, *args, **kwargs):
+    # TF 1.15 accepted 0 (every step waited forever) and failed late on -2 / 2.5 with an op's message.
+    validation.count(replicas_to_aggregate, "replicas_to_aggregate")
+    if total_num_replicas is not None:
+      validation.count(total_num_replicas, "total_num_replicas")
+    super().__init__(opt, replicas_to_aggregate, total_num_replicas, *args, **kwargs)
 
   def apply_gradients(self, grads_and_vars, global_step=None, name=None):
     inner = self._opt

@@ -271,6 +271,19 @@ def plot_histogram(report, path):
   fig.savefig(path)
 
 
+def check_out(out):
+  """Raises ValueError naming --out when the report could not be written there."""
+  if out.endswith(".html"):
+    if os.path.isdir(out):
+      raise ValueError("--out %s is a directory; a path ending in .html names the page" % out)
+    parent = os.path.dirname(os.path.abspath(out))
+    if os.path.exists(parent) and not os.path.isdir(parent):
+      raise ValueError("--out %s: %s is a file, not a directory" % (out, parent))
+  elif os.path.exists(out) and not os.path.isdir(out):
+    raise ValueError("--out %s is an existing file: give a directory for the PNGs, or a path ending in .html"
+                     % out)
+
+
 def make_report(logdir, out="tf1clip_report", percentile=10.0):
   """Reads a run and writes its PNGs (and an HTML page when `out` ends in .html).
 
@@ -332,6 +345,7 @@ def main(argv):
     print("tf1clip report: error: --%s" % e, file=sys.stderr)
     return 2
   try:
+    check_out(args.out)  # before reading anything: a bad --out must not cost the read
     report = make_report(args.logdir, args.out, args.percentile)
   except ValueError as e:
     print("tf1clip report: error: %s" % e, file=sys.stderr)

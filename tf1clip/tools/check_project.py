@@ -19,6 +19,7 @@ Data flow: tools.check <- tools.check_project <- cli. Imports no TensorFlow.
 """
 
 import collections
+import errno
 import json
 import os
 import re
@@ -366,6 +367,18 @@ def to_json(project):
           "exit_status": exit_status(project), "entries": entries, "files": files}
 
 
+def _why_missing(path):
+  """"no such file or directory", or what else keeps `path` from being read (a symlink loop, a dangling link)."""
+  try:
+    os.stat(path)
+  except OSError as e:
+    if e.errno == errno.ELOOP:
+      return "a symbolic link loop (too many levels of symbolic links)"
+    if os.path.islink(path):
+      return "a symbolic link to %s, which does not exist" % os.readlink(path)
+  return "no such file or directory"
+
+
 def main(paths, show_all=False, output_format="text", out=None):
   """`tf1clip check`: prints the project report.
 
@@ -397,7 +410,7 @@ def main(paths, show_all=False, output_format="text", out=None):
   try:
     project = analyze(paths)
   except FileNotFoundError as e:
-    print("tf1clip check: %s: no such file or directory" % e.filename, file=sys.stderr)
+    print("tf1clip check: %s: %s" % (e.filename, _why_missing(e.filename)), file=sys.stderr)
     return 2
   if not project.files:
     print("tf1clip check: no Python files under %s" % ", ".join(paths), file=sys.stderr)

@@ -20,6 +20,7 @@ Exit status: 0 done (and the check-run agreed), 1 the check-run found a differen
 Data flow: tools.upgrade + tools.seeded_run <- tools.upgrade_cli <- cli.
 """
 
+import hashlib
 import json
 import os
 import shlex
@@ -48,19 +49,20 @@ def _files(src):
   return found
 
 
-def upgrade_tree(src, out, stage):
+def upgrade_tree(src, out, stage, force=False):
   """Writes the upgraded copy of `src` (a file or a directory) to `out`.
 
   Args:
     src: a Python file or a directory.
     out: the destination file (for a file SRC; a directory is taken as out/<name>) or directory.
     stage: 1 or 2.
+    force: replace files an earlier upgrade of the same SRC wrote (and nothing else; see `_check_out`).
 
   Returns:
     A list of per-file dicts: source, output, changes (upgrade.Change), warnings ((line, symbol, note)).
 
   Raises:
-    ValueError: out is src or inside it.
+    ValueError: out is src or inside it, or would overwrite a file of the user's (nothing is written).
     SyntaxError: a Python file does not parse (nothing is written for it).
   """
   src_real, out_real = os.path.realpath(src), os.path.realpath(out)
@@ -69,10 +71,11 @@ def upgrade_tree(src, out, stage):
   single = os.path.isfile(src)
   if single and (os.path.isdir(out) or out.endswith(("/", os.sep))):
     out = os.path.join(out, os.path.basename(src))
+  planned = [(path, out if single else os.path.join(out, relative)) for path, relative in _files(src)]
+  _check_out(src, out, single, [target for _, target in planned], force)
   resolver = check.Resolver()
   results = []
-  for path, relative in _files(src):
-    target = out if single else os.path.join(out, relative)
+  for path, target in planned:
     os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
     if not path.endswith(".py"):
       shutil.copy2(path, target)
@@ -90,7 +93,74 @@ def upgrade_tree(src, out, stage):
     with open(target, "w", encoding="utf-8") as f:
       f.write(new_source)
     results.append({"source": path, "output": target, "changes": changes, "warnings": warnings})
+  _write_manifest(src, [target for _, target in planned])
   return results
+
+
+MANIFEST = ".tf1clip-upgrade.json"
+
+
+def _digest(path):
+  with open(path, "rb") as f:
+    return hashlib.sha256(f.read()).hexdigest()
+
+
+def _manifest_path(target):
+  return os.path.join(os.path.dirname(os.path.abspath(target)), MANIFEST)
+
+
+def _read_manifest(folder):
+  try:
+    with open(os.path.join(folder, MANIFEST), encoding="utf-8") as f:
+      return json.load(f)
+  except (OSError, ValueError):
+    return {}
+
+
+def _write_manifest(src, targets):
+  """Records, per output folder, which files this upgrade of `src` wrote and their content's digest."""
+  by_folder = {}
+  for target in targets:
+    by_folder.setdefault(os.path.dirname(os.path.abspath(target)), []).append(target)
+  for folder, written in by_folder.items():
+    manifest = _read_manifest(folder)
+    if manifest.get("source") != os.path.abspath(src):
+      manifest = {"source": os.path.abspath(src), "files": {}}
+    manifest["files"].update({os.path.basename(t): _digest(t) for t in written})
+    with open(os.path.join(folder, MANIFEST), "w", encoding="utf-8") as f:
+      json.dump(manifest, f, indent=1, sort_keys=True)
+
+
+def _written_before(src, target):
+  """True when `target` is this upgrade's own earlier output of `src`, unchanged since."""
+  manifest = _read_manifest(os.path.dirname(os.path.abspath(target)))
+  digest = manifest.get("files", {}).get(os.path.basename(target))
+  return manifest.get("source") == os.path.abspath(src) and digest is not None and digest == _digest(target)
+
+
+def _check_out(src, out, single, targets, force):
+  """Refuses an --out that would overwrite the user's files (nothing is written then).
+
+  Raises:
+    ValueError: a non-empty --out folder (or an existing --out file) without --force; with --force, a file
+      that is not an unchanged earlier output of upgrading the same SRC.
+  """
+  existing = [t for t in targets if os.path.lexists(t)]
+  if not force:
+    if not single and os.path.isdir(out) and os.listdir(out):
+      raise ValueError("--out %s is not empty: refusing to write into it (your files there could be "
+                       "overwritten). Give a new or empty folder, or --force to replace an earlier "
+                       "`tf1clip upgrade` output of the same SRC" % out)
+    if existing:
+      raise ValueError("--out: %s exists: refusing to overwrite it. Give another --out, or --force to replace "
+                       "an earlier `tf1clip upgrade` output of the same SRC" % existing[0])
+    return
+  foreign = [t for t in existing if os.path.isdir(t) or not _written_before(src, t)]
+  if foreign:
+    raise ValueError("--force: %s %s not written by an earlier `tf1clip upgrade` of %s, or changed since: "
+                     "refusing to overwrite %s" % (", ".join(foreign[:5]) + (" ..." if len(foreign) > 5 else ""),
+                                                  "was" if len(foreign) == 1 else "were", src,
+                                                  "it" if len(foreign) == 1 else "them"))
 
 
 def to_json(results, stage):
@@ -228,7 +298,7 @@ def check_run(original, upgraded, args, seed=0, rtol=1e-5, out=None):
 
 
 def main(src, out_path, stage=1, output_format="text", check_run_cmd=None, seed=0, rtol=1e-5,
-         out=None, report_path=None):
+         out=None, report_path=None, force=False):
   """`tf1clip upgrade`: writes the upgraded copy and prints the report.
 
   Args:
@@ -240,6 +310,7 @@ def main(src, out_path, stage=1, output_format="text", check_run_cmd=None, seed=
     seed, rtol: the --check-run seed and relative tolerance.
     out: where to print (default sys.stdout).
     report_path: also write the JSON report to this file.
+    force: see upgrade_tree.
 
   Returns:
     The exit status (see the module docstring).
@@ -249,7 +320,7 @@ def main(src, out_path, stage=1, output_format="text", check_run_cmd=None, seed=
     print("tf1clip upgrade: %s: no such file or directory" % src, file=sys.stderr)
     return 2
   try:
-    results = upgrade_tree(src, out_path, stage)
+    results = upgrade_tree(src, out_path, stage, force=force)
   except (ValueError, SyntaxError) as e:
     print("tf1clip upgrade: %s" % e, file=sys.stderr)
     return 2
