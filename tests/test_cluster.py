@@ -87,6 +87,27 @@ def test_a_killed_worker_is_reported_and_the_others_finish():
   assert "[worker:0] finished worker:0" in out
 
 
+def test_a_synchronous_job_that_lost_a_worker_ends_naming_it_or_finishes_with_restart(tmp_path, monkeypatch):
+  monkeypatch.setenv("LOST_MARKER", str(tmp_path / "lost"))
+  status, out, _ = _cluster("--ps", "1", "--workers", "2", "--grace", "3", ROLES, "--behaviour=sync_lost_worker")
+  assert status == 1, out
+  assert "worker:1 killed by signal 9" in out and "the other tasks go on" not in out
+  assert "no task has printed anything for 3 s since worker:1 died" in out
+  assert "waiting for worker:1's replica" in out and "--restart N" in out
+  (tmp_path / "lost").unlink()
+  status, out, _ = _cluster("--ps", "1", "--workers", "2", "--restart", "1", ROLES,
+                            "--behaviour=sync_lost_worker")
+  assert status == 0, out
+  assert "restarting worker:1 (1 of 1)" in out and "[worker:1] worker 1 rejoined" in out
+  assert "[worker:0] finished worker:0" in out and "[worker:1] finished worker:1" in out
+
+
+def test_every_task_ending_at_once_is_named():
+  status, out, _ = _cluster("--ps", "1", "--workers", "2", ROLES, "--behaviour=everyone_fails")
+  assert status == 1, out
+  assert re.search(r"^tf1clip cluster: ps:0, worker:0 ended: stopping the job$", out, re.M), out
+
+
 def test_a_worker_still_running_after_the_chief_finished_is_stopped_after_the_grace():
   # TF 1.x's non-chief worker that waits forever once the chief has gone (a sync token, a recovery
   # poll): the job ends with the chief's status, naming the worker it stopped.

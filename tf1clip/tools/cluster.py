@@ -27,8 +27,10 @@ is stopped and named. That is TF 1.x's own behaviour made finite: a non-chief wo
 after the chief has gone (a synchronous worker for the token of a step nobody will aggregate, any
 worker for a session whose recovery polls a chief that no longer answers), which in TF 1.x left
 the job to be killed by hand. A worker that dies is
-reported and the others go on (a TF1 cluster tolerates that: async training continues, sync training
-waits until it is restarted). A ps task or the chief that dies while the workers run ends the whole
+reported; with `--restart N` it is started again (same flags, same TF_CONFIG, up to N times per task) and
+rejoins through MonitoredTrainingSession / Supervisor recovery. Without it, asynchronous training goes on,
+while a synchronous job (SyncReplicasOptimizer) can no longer gather its replicas: the job ends, naming the
+dead task, once no task has printed anything for `--grace` seconds. A ps task or the chief that dies while the workers run ends the whole
 job: the launcher names the task, shows its last output, stops the others and exits non-zero — a
 cluster without its parameters cannot finish, and would otherwise hang in gRPC retries. `--timeout`
 bounds the whole job.
@@ -194,12 +196,14 @@ class _Process:
         stderr=subprocess.STDOUT, text=True, errors="replace", bufsize=1,
         start_new_session=True)  # its own process group: stopping it stops what it started
     self._out = out
+    self.last_output = time.monotonic()  # when it last printed (or started): progress, as seen from here
     self._reader = threading.Thread(target=self._echo, daemon=True)
     self._reader.start()
 
   def _echo(self):
     prefix = "[%s] " % self.task.role
     for line in self.proc.stdout:
+      self.last_output = time.monotonic()
       self.tail.append(line.rstrip("\n"))
       self._out.write(prefix + line if line.endswith("\n") else prefix + line + "\n")
       self._out.flush()
@@ -237,7 +241,7 @@ def _describe_death(process, status):
 
 
 def run_cluster(script, script_args, tasks, pass_flags=True, only=None, timeout=None,
-                out=None, poll_seconds=0.2, prefix=None, grace=60.0):
+                out=None, poll_seconds=0.2, prefix=None, grace=60.0, restart=0):
   """Starts the local tasks of a cluster, supervises them, and returns the job's exit status.
 
   Args:
@@ -251,7 +255,9 @@ def run_cluster(script, script_args, tasks, pass_flags=True, only=None, timeout=
     poll_seconds: how often the processes are checked.
     prefix: the argv words that start the script (launcher()); default `python -m tf1clip run`.
     grace: seconds the other workers may run on after the chief has finished successfully; then
-      they are stopped (their status does not change the job's).
+      they are stopped (their status does not change the job's). Also: after a worker died for good,
+      the job ends when no task has printed anything for this long (a synchronous job is stalled).
+    restart: times a worker (not the chief, not a ps) that died is started again, per task.
 
   Returns:
     The chief's exit status (0 when it finished); 1 when a ps task or the chief died while the
@@ -269,59 +275,80 @@ def run_cluster(script, script_args, tasks, pass_flags=True, only=None, timeout=
         _report(out, "start %s on %s with: %s" % (task.role, task.address.rsplit(":", 1)[0], " ".join(
             ["tf1clip", "cluster", "--task", task.role, "--hosts", ",".join(
                 t.address.rsplit(":", 1)[0] for t in tasks)] + plain + [script] + list(script_args))))
-  processes = {}
-  for task in targets:
-    env = task_environment(tasks, task)
-    processes[task] = _Process(task, task_command(script, script_args, tasks, task, pass_flags,
-                                                            prefix=prefix),
-                               env, out)
-  servers = [p for t, p in processes.items() if t.job == "ps"]
-  trainers = [p for t, p in processes.items() if t.job != "ps"]
+  commands = {task: (task_command(script, script_args, tasks, task, pass_flags, prefix=prefix),
+                     task_environment(tasks, task)) for task in targets}
+  processes = {task: _Process(task, command, env, out) for task, (command, env) in commands.items()}
+  restarts = {task: 0 for task in targets}
   deadline = None if timeout is None else time.monotonic() + timeout
   chief_finished = None  # when the (local) chief exited with status 0
-  status = 0
+  dead_since = {}  # a worker that died for good -> when (the others are then watched for progress)
   reported = set()
   try:
     while True:
+      servers = [p for t, p in processes.items() if t.job == "ps"]
+      trainers = [p for t, p in processes.items() if t.job != "ps"]
       if only is not None and only.job == "ps":
         running = [p for p in servers if p.poll() is None]
         if not running:
           return servers[0].proc.returncode
-      elif all(p.poll() is not None for p in trainers):
-        break
-      fatal = None
+      fatal = []
       for process in servers + trainers:
         code = process.poll()
         if code is None or process.task in reported:
           continue
         reported.add(process.task)
-        if process.task.job == "ps":
-          fatal = process, code
-        elif process.task == chief:
-          if code != 0:
-            fatal = process, code
-          else:
-            chief_finished = time.monotonic()
+        task = process.task
+        if task.job == "ps" or (task == chief and code != 0):
+          fatal.append((process, code))
+        elif task == chief:
+          chief_finished = time.monotonic()
+        elif code != 0 and restarts[task] < restart:
+          restarts[task] += 1
+          _report(out, _describe_death(process, code) + "\nrestarting %s (%d of %d), with the same flags and "
+                  "TF_CONFIG" % (task.role, restarts[task], restart))
+          processes[task] = _Process(task, commands[task][0], commands[task][1], out)
+          reported.discard(task)
         elif code != 0:
-          _report(out, _describe_death(process, code) + "\nthe other tasks go on")
-      if fatal is not None:
-        _report(out, _describe_death(*fatal) + "\nstopping the job")
-        status = fatal[1] if fatal[0].task == chief and fatal[1] > 0 else 1
-        return status
-      if deadline is not None and time.monotonic() > deadline:
+          dead_since[task] = time.monotonic()
+          _report(out, _describe_death(process, code) + "\nthe other tasks may go on only if the job is "
+                  "asynchronous: a synchronous job (SyncReplicasOptimizer) cannot gather %s's replica any more. "
+                  "The job ends if no task prints anything for %g s (--grace); --restart N restarts a dead "
+                  "worker" % (task.role, grace))
+      if fatal:
+        for process, code in fatal:
+          _report(out, _describe_death(process, code))
+        _report(out, "%s ended: stopping the job" % ", ".join(p.task.role for p, _ in fatal))
+        chief_fatal = [c for p, c in fatal if p.task == chief]
+        return chief_fatal[0] if chief_fatal and chief_fatal[0] > 0 else 1
+      trainers = [p for t, p in processes.items() if t.job != "ps"]
+      if only is None or only.job != "ps":
+        if all(p.poll() is not None for p in trainers):
+          break
+      now = time.monotonic()
+      if deadline is not None and now > deadline:
         _report(out, "--timeout of %g s reached; stopping the job" % timeout)
         return 1
-      if chief_finished is not None and time.monotonic() > chief_finished + grace:
+      if chief_finished is not None and now > chief_finished + grace:
         for process in trainers:
           if process.poll() is None:
             _report(out, "%s still running %g s after the chief finished: stopping it" % (
                 process.task.role, grace))
         break
+      if dead_since and chief_finished is None:
+        alive = [p for p in trainers if p.poll() is None]
+        quiet_since = max([p.last_output for p in alive] + list(dead_since.values()))
+        if alive and now > quiet_since + grace:
+          dead = ", ".join(sorted(t.role for t in dead_since))
+          _report(out, "no task has printed anything for %g s since %s died: %s %s waiting for %s's replica "
+                  "(a synchronous job cannot go on without it). Stopping the job; rerun with --restart N to "
+                  "restart a dead worker" % (grace, dead, ", ".join(p.task.role for p in alive),
+                                             "is" if len(alive) == 1 else "are", dead))
+          return 1
       time.sleep(poll_seconds)
     if chief in processes:
       return processes[chief].proc.returncode
     # The chief runs elsewhere: this machine's part succeeded when its workers did.
-    return max([p.proc.returncode for p in trainers] + [0])
+    return max([p.proc.returncode for t, p in processes.items() if t.job != "ps"] + [0])
   except KeyboardInterrupt:
     return 130
   finally:
@@ -367,6 +394,9 @@ def build_parser():
   parser.add_argument("--grace", type=float, default=60.0,
                       help="seconds the other workers may run on after the chief has finished "
                       "(default 60); then they are stopped and the job ends with the chief's status")
+  parser.add_argument("--restart", type=int, default=0, metavar="N",
+                      help="restart a worker that died, up to N times per task, with its same flags and "
+                      "TF_CONFIG, as a cluster manager would (default 0)")
   parser.add_argument("script", help="the legacy TF1 script every task runs")
   parser.add_argument("script_args", nargs=argparse.REMAINDER, help="the script's own arguments")
   return parser
@@ -380,6 +410,8 @@ def main(argv):
     parser.error("--timeout must be a positive number of seconds; got %r" % args.timeout)
   if not args.grace >= 0:
     parser.error("--grace must be a number of seconds >= 0; got %r" % args.grace)
+  if args.restart < 0:
+    parser.error("--restart must be a number of restarts >= 0; got %r" % args.restart)
   if not 0 < args.port < 65536:
     parser.error("--port must be in 1..65535; got %r" % args.port)
   if not os.path.isfile(args.script):
@@ -395,4 +427,4 @@ def main(argv):
   return run_cluster(args.script, args.script_args, tasks,
                      pass_flags=not (args.no_flags or args.chief),
                      only=only, timeout=args.timeout, prefix=launcher(plain_python=args.python),
-                     grace=args.grace)
+                     grace=args.grace, restart=args.restart)
