@@ -48,14 +48,18 @@ SIGNATURE_DIFFERENCES = {
     "tf.contrib.cluster_resolver.SlurmClusterResolver": (
         "TensorFlow 2.21's class (TF 1.15 re-exported the same one): `jobs` became optional and the GPU "
         "counts default to auto-detection (None) instead of 1"),
-    "tf.contrib.cluster_resolver.TPUClusterResolver": (
-        "tf1clip's subclass of TF 2.21's TPUClusterResolver, taking tpu/zone/project and passing the rest "
-        "through, so TF 2.21's current arguments are accepted; it raises clearly where no TPU is reachable"),
     "tf.contrib.data.make_batched_features_dataset": (
         "TensorFlow 2.21's function: `reader=None` stands for TFRecordDataset, TF 1.15's default"),
     "tf.contrib.layers.safe_embedding_lookup_sparse": (
         "TensorFlow 2.21's tf.compat.v1.nn function: `combiner=None` was TF 1.15's spelling of the default "
         "'mean' (it logged a warning and used 'mean'); `allow_fast_lookup` is new"),
+    **{"tf.contrib.framework.nest." + name: (
+        "TensorFlow 2.21's nest (TF 1.15's contrib.framework re-exported TensorFlow's own): "
+        "`check_subtrees_length` is gone; shallow structures are always checked in full")
+       for name in ("assert_shallow_structure", "flatten_up_to", "flatten_with_tuple_paths_up_to")},
+    "tf.contrib.summary.graph": (
+        "TensorFlow 2.21's summary_ops_v2.graph(graph_data): TF 1.15's (param, step, name) wrote a "
+        "serialized GraphDef at a step; today it writes the given graph for the default writer's step"),
     # every class contrib.distributions serves from tfp (and its bijectors): tfp's constructors grew
     # parameters and renamed a few since TF 1.15 (InverseGamma's rate -> scale, MultivariateNormalDiag
     # lost scale_identity_multiplier, Mixture lost use_static_graph, ...)
@@ -211,6 +215,8 @@ PROVIDED = {
     # contrib.framework
     "tf.contrib.framework.get_or_create_global_step": "tf.compat.v1.train.get_or_create_global_step",
     "tf.contrib.framework.get_global_step": "tf.compat.v1.train.get_global_step",
+    **{"tf.contrib.framework." + name: _PORT + " (TF 1.15's parameter names; tf.train's function inside)"
+       for name in ("list_variables", "load_variable", "load_checkpoint", "init_from_checkpoint")},
     "tf.contrib.framework.get_variables": _PORT,
     "tf.contrib.framework.get_variables_to_restore": _PORT,
     "tf.contrib.framework.get_model_variables": _PORT,
@@ -297,8 +303,6 @@ _serve("framework", "tf_slim:", """
     assign_from_checkpoint assign_from_checkpoint_fn assign_from_values assign_from_values_fn
     local_variable global_variable filter_variables get_unique_variable get_variable_full_name
     assert_global_step assert_or_get_global_step create_global_step VariableDeviceChooser""")
-_serve("framework", "tensorflow:train", "list_variables load_variable load_checkpoint")
-_serve("framework", "tensorflow:compat.v1.train", "init_from_checkpoint")
 _serve("framework", "tensorflow:compat.v1", "is_tensor convert_to_tensor_or_sparse_tensor")
 _serve("framework", "tensorflow.python.util:", "nest")
 _serve("framework", "tensorflow:", "sort argsort")  # TF 1.13 moved them from contrib to core
@@ -381,7 +385,7 @@ _serve("util", "tensorflow.python.framework.meta_graph:",
 _serve("training", "tf_slim:training", """
     add_gradients_summaries clip_gradient_norms clip_gradient_norms_fn create_train_op
     multiply_gradients train""")
-_serve("training", "tf_slim:evaluation", """
+_serve("training", "tf_slim.training:evaluation", """
     StopAfterNEvalsHook SummaryAtEndHook checkpoints_iterator evaluate_once evaluate_repeatedly
     get_or_create_eval_step wait_for_new_checkpoint""")
 _serve("training", "tf1clip.contrib.training_buckets:", "bucket bucket_by_sequence_length")

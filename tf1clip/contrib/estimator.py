@@ -20,7 +20,7 @@ from tf1clip.contrib import catalog
 _LIBRARY = "tensorflow_estimator.python.estimator."
 
 
-def forward_features(estimator, keys=None, sharded_output=False):
+def forward_features(estimator, keys=None, sparse_default_values=None):
   """An Estimator that also returns some of its input features among its predictions (TF 1.15's).
 
   Useful to carry an example id through `predict` and the exported SavedModel's "predict" /
@@ -29,8 +29,8 @@ def forward_features(estimator, keys=None, sharded_output=False):
   Args:
     estimator: a `tf.estimator.Estimator` whose model_fn returns a dict of predictions.
     keys: a feature name or a list of them; None forwards every feature.
-    sharded_output: accepted for TF 1.15 compatibility; forwarding is the same on one device
-      (TF 1.15 used it with replicate_model_fn, which is not provided).
+    sparse_default_values: {feature name: default value} of SparseTensor features to forward as dense
+      Tensors (`tf.sparse.to_dense` with that default), as TF 1.15's; other sparse features are refused.
 
   Returns:
     A new `tf.estimator.Estimator` with the same model_dir and config.
@@ -40,7 +40,6 @@ def forward_features(estimator, keys=None, sharded_output=False):
     ValueError: at graph-building time, when a key is not a feature, is already a prediction, the
       predictions are not a dict, or the feature is not a dense Tensor.
   """
-  del sharded_output
   import tensorflow.compat.v1 as tf  # pylint: disable=import-outside-toplevel
   from tf1clip.compat import estimator_shim  # pylint: disable=import-outside-toplevel
   estimator_api = estimator_shim.v1_api()
@@ -68,9 +67,15 @@ def forward_features(estimator, keys=None, sharded_output=False):
       if key in spec.predictions:
         raise ValueError("forward_features: key %r is already a prediction" % key)
       feature = tf.convert_to_tensor_or_sparse_tensor(features[key])
+      if sparse_default_values and key in sparse_default_values:
+        if not isinstance(feature, tf.SparseTensor):
+          raise ValueError("forward_features: feature %r is expected to be a SparseTensor (it is in "
+                           "sparse_default_values); got a %s" % (key, type(feature).__name__))
+        feature = tf.sparse.to_dense(feature, default_value=sparse_default_values[key])
       if not isinstance(feature, tf.Tensor):
         raise ValueError("forward_features: feature %r is a %s, not a dense Tensor; leave it out "
-                         "with `keys`" % (key, type(feature).__name__))
+                         "with `keys`, or give its default in `sparse_default_values`"
+                         % (key, type(feature).__name__))
       predictions[key] = feature
     spec = spec._replace(predictions=predictions)
     if spec.export_outputs:

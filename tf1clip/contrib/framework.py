@@ -26,6 +26,28 @@ get_or_create_global_step = tf.compat.v1.train.get_or_create_global_step
 get_global_step = tf.compat.v1.train.get_global_step
 
 
+# TF 1.15's contrib.framework checkpoint helpers: tf.train's functions under TF 1.15's parameter names
+# (tf.train renamed checkpoint_dir / filepattern to ckpt_dir_or_file; a keyword call by the old name fails).
+def list_variables(checkpoint_dir):
+  """[(name, shape)] of every variable in a checkpoint (a file prefix or a directory's latest)."""
+  return tf.train.list_variables(checkpoint_dir)
+
+
+def load_variable(checkpoint_dir, name):
+  """The value of variable `name` in a checkpoint, as a numpy array."""
+  return tf.train.load_variable(checkpoint_dir, name)
+
+
+def load_checkpoint(filepattern):
+  """A CheckpointReader for a checkpoint (a file prefix or a directory's latest)."""
+  return tf.train.load_checkpoint(filepattern)
+
+
+def init_from_checkpoint(checkpoint_dir, assignment_map):
+  """Initializes the mapped variables from a checkpoint (tf.compat.v1.train.init_from_checkpoint)."""
+  return tf.compat.v1.train.init_from_checkpoint(checkpoint_dir, assignment_map)
+
+
 def variable(name, shape=None, dtype=None, initializer=None, regularizer=None, trainable=True,
              collections=None, caching_device=None, device=None, partitioner=None,
              custom_getter=None, use_resource=None,
