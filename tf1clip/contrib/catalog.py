@@ -57,6 +57,9 @@ SIGNATURE_DIFFERENCES = {
         "TensorFlow 2.21's nest (TF 1.15's contrib.framework re-exported TensorFlow's own): "
         "`check_subtrees_length` is gone; shallow structures are always checked in full")
        for name in ("assert_shallow_structure", "flatten_up_to", "flatten_with_tuple_paths_up_to")},
+    "tf.contrib.lookup.HashTable": (
+        "TensorFlow 2.21's lookup_ops.HashTable (TF 1.15's own class): `shared_name` is gone (tables are "
+        "no longer shared between sessions by name); pass `name=` by keyword"),
     "tf.contrib.summary.graph": (
         "TensorFlow 2.21's summary_ops_v2.graph(graph_data): TF 1.15's (param, step, name) wrote a "
         "serialized GraphDef at a step; today it writes the given graph for the default writer's step"),
@@ -217,6 +220,14 @@ PROVIDED = {
     "tf.contrib.framework.get_global_step": "tf.compat.v1.train.get_global_step",
     **{"tf.contrib.framework." + name: _PORT + " (TF 1.15's parameter names; tf.train's function inside)"
        for name in ("list_variables", "load_variable", "load_checkpoint", "init_from_checkpoint")},
+    "tf.contrib.lookup.string_to_index": _PORT + " (index_table_from_tensor(...).lookup)",
+    "tf.contrib.lookup.index_to_string": _PORT + " (index_to_string_table_from_tensor(...).lookup)",
+    "tf.contrib.lookup.string_to_index_table_from_file": _PORT + " (index_table_from_file)",
+    "tf.contrib.lookup.string_to_index_table_from_tensor": _PORT + " (index_table_from_tensor)",
+    "tf.contrib.lookup.index_table_from_tensor": _PORT + " (TF 1.15's `mapping` name; lookup_ops inside)",
+    "tf.contrib.lookup.index_to_string_table_from_tensor": _PORT + " (TF 1.15's `mapping` name)",
+    "tf.contrib.learn.ModeKeys": _PORT + " (TRAIN 'train', EVAL 'eval', INFER 'infer')",
+    "tf.contrib.factorization.KMeans": "TensorFlow's clustering_ops.KMeans (TF 1.15's own class)",
     "tf.contrib.framework.get_variables": _PORT,
     "tf.contrib.framework.get_variables_to_restore": _PORT,
     "tf.contrib.framework.get_model_variables": _PORT,
@@ -304,7 +315,7 @@ _serve("framework", "tf_slim:", """
     local_variable global_variable filter_variables get_unique_variable get_variable_full_name
     assert_global_step assert_or_get_global_step create_global_step VariableDeviceChooser""")
 _serve("framework", "tensorflow:compat.v1", "is_tensor convert_to_tensor_or_sparse_tensor")
-_serve("framework", "tensorflow.python.util:", "nest")
+SERVED["tf.contrib.framework.nest"] = "tf1clip.contrib.framework_nest:"
 _serve("framework", "tensorflow:", "sort argsort")  # TF 1.13 moved them from contrib to core
 _serve("framework", "tensorflow.python.framework.ops:", "get_name_scope")
 _serve("framework", "tensorflow.python.framework.smart_cond:", "smart_cond")
@@ -360,6 +371,17 @@ _serve("distributions.bijectors", "tensorflow_probability:bijectors", """
     Inline Invert MaskedAutoregressiveFlow MatrixInverseTriL Permute PowerTransform RealNVP Reshape
     Sigmoid SinhArcsinh SoftmaxCentered Softplus Softsign Square TransformDiagonal
     masked_autoregressive_default_template masked_dense real_nvp_default_template""")
+# contrib.lookup: TF 1.15's contrib.lookup was lookup_ops; TF 2.21 still has every class and function but
+# four deprecated aliases (ours, in tf1clip.contrib.lookup).
+_serve("lookup", "tensorflow.python.ops.lookup_ops:", """
+    FastHashSpec HashTable HasherSpec IdTableWithHashBuckets InitializableLookupTableBase
+    KeyValueTensorInitializer LookupInterface MutableHashTable StrongHashSpec
+    TableInitializerBase TextFileIdTableInitializer TextFileIndex TextFileInitializer
+    TextFileStringTableInitializer index_table_from_file index_to_string_table_from_file""")
+SERVED["tf.contrib.lookup.MutableDenseHashTable"] = "tensorflow.python.ops.lookup_ops:DenseHashTable"  # renamed
+# contrib.factorization: the KMeans graph builder and its constants (TensorFlow's clustering_ops).
+_serve("factorization", "tensorflow.python.ops.clustering_ops:", """
+    KMeans COSINE_DISTANCE SQUARED_EUCLIDEAN_DISTANCE RANDOM_INIT KMEANS_PLUS_PLUS_INIT""")
 # contrib.summary: TF 1.15's module was summary_ops_v2's graph-mode writer API, still in TF 2.21.
 _serve("summary", "tensorflow.python.ops.summary_ops_v2:", """
     SummaryWriter always_record_summaries audio create_file_writer
