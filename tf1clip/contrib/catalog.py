@@ -227,6 +227,8 @@ PROVIDED = {
     "tf.contrib.lookup.index_table_from_tensor": _PORT + " (TF 1.15's `mapping` name; lookup_ops inside)",
     "tf.contrib.lookup.index_to_string_table_from_tensor": _PORT + " (TF 1.15's `mapping` name)",
     "tf.contrib.learn.ModeKeys": _PORT + " (TRAIN 'train', EVAL 'eval', INFER 'infer')",
+    **{"tf.contrib.mixed_precision." + name: _PORT + " (tf1clip.contrib.mixed_precision)" for name in (
+        "LossScaleOptimizer", "LossScaleManager", "FixedLossScaleManager", "ExponentialUpdateLossScaleManager")},
     "tf.contrib.factorization.KMeans": "TensorFlow's clustering_ops.KMeans (TF 1.15's own class)",
     "tf.contrib.framework.get_variables": _PORT,
     "tf.contrib.framework.get_variables_to_restore": _PORT,
