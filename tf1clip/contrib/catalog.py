@@ -63,6 +63,10 @@ SIGNATURE_DIFFERENCES = {
     "tf.contrib.summary.graph": (
         "TensorFlow 2.21's summary_ops_v2.graph(graph_data): TF 1.15's (param, step, name) wrote a "
         "serialized GraphDef at a step; today it writes the given graph for the default writer's step"),
+    "tf.contrib.eager.": (
+        "TensorFlow 2.21's own objects that continued tfe's (tf.function for defun, OwnedIterator for Iterator, "
+        "tf.py_function for py_func, ...): their parameters evolved with TensorFlow (experimental_relax_shapes "
+        "became reduce_retracing, arguments gained defaults); TF 1.15's calls work"),
     # every class contrib.distributions serves from tfp (and its bijectors): tfp's constructors grew
     # parameters and renamed a few since TF 1.15 (InverseGamma's rate -> scale, MultivariateNormalDiag
     # lost scale_identity_multiplier, Mixture lost use_static_graph, ...)
@@ -227,6 +231,7 @@ PROVIDED = {
     "tf.contrib.lookup.index_table_from_tensor": _PORT + " (TF 1.15's `mapping` name; lookup_ops inside)",
     "tf.contrib.lookup.index_to_string_table_from_tensor": _PORT + " (TF 1.15's `mapping` name)",
     "tf.contrib.learn.ModeKeys": _PORT + " (TRAIN 'train', EVAL 'eval', INFER 'infer')",
+    "tf.contrib.eager.Variable": "TensorFlow's ResourceVariable (what tfe.Variable was)",
     **{"tf.contrib.mixed_precision." + name: _PORT + " (tf1clip.contrib.mixed_precision)" for name in (
         "LossScaleOptimizer", "LossScaleManager", "FixedLossScaleManager", "ExponentialUpdateLossScaleManager")},
     "tf.contrib.factorization.KMeans": "TensorFlow's clustering_ops.KMeans (TF 1.15's own class)",
@@ -384,6 +389,29 @@ SERVED["tf.contrib.lookup.MutableDenseHashTable"] = "tensorflow.python.ops.looku
 # contrib.factorization: the KMeans graph builder and its constants (TensorFlow's clustering_ops).
 _serve("factorization", "tensorflow.python.ops.clustering_ops:", """
     KMeans COSINE_DISTANCE SQUARED_EUCLIDEAN_DISTANCE RANDOM_INIT KMEANS_PLUS_PLUS_INIT""")
+# contrib.eager (tfe): the TF 2.21 objects that continued TF 1.x's eager API.
+_serve("eager", "tensorflow:", "GradientTape TensorSpec custom_gradient executing_eagerly function")
+_serve("eager", "tensorflow:compat.v1", "enable_eager_execution make_template")
+_serve("eager", "tensorflow:compat.v1.train", "Checkpoint")
+_serve("eager", "tensorflow.python.eager.context:", """
+    SYNC ASYNC DEVICE_PLACEMENT_EXPLICIT DEVICE_PLACEMENT_WARN DEVICE_PLACEMENT_SILENT async_wait
+    async_clear_error num_gpus execution_mode set_execution_mode""")
+_serve("eager", "tensorflow.python.ops.variable_scope:", "EagerVariableStore")
+_serve("eager", "tensorflow.python.eager.remote:", "connect_to_remote_host")
+SERVED.update({"tf.contrib.eager." + name: source for name, source in (
+    ("Variable", "tensorflow.python.ops.resource_variable_ops:ResourceVariable"),
+    ("Checkpointable", "tensorflow.python.trackable.autotrackable:AutoTrackable"),
+    ("Iterator", "tensorflow.python.data.ops.iterator_ops:OwnedIterator"),
+    ("defun", "tensorflow:function"),
+    ("in_eager_mode", "tensorflow:executing_eagerly"),
+    ("py_func", "tensorflow:py_function"),
+    ("gradients_function", "tensorflow.python.eager.backprop:gradients_function"),
+    ("value_and_gradients_function", "tensorflow.python.eager.backprop:val_and_grad_function"),
+    ("implicit_gradients", "tensorflow.python.eager.backprop:implicit_grad"),
+    ("implicit_value_and_gradients", "tensorflow.python.eager.backprop:implicit_val_and_grad"),
+    ("run_test_in_graph_and_eager_modes", "tensorflow.python.framework.test_util:run_in_graph_and_eager_modes"),
+    ("run_all_tests_in_graph_and_eager_modes",
+     "tensorflow.python.framework.test_util:run_all_in_graph_and_eager_modes"))})
 # contrib.summary: TF 1.15's module was summary_ops_v2's graph-mode writer API, still in TF 2.21.
 _serve("summary", "tensorflow.python.ops.summary_ops_v2:", """
     SummaryWriter always_record_summaries audio create_file_writer
@@ -477,6 +505,18 @@ UNSUPPORTED = {
     "tf.contrib.distributions.bijectors.AffineScalar": (
         "tfp.bijectors.Shift(shift)(tfp.bijectors.Scale(scale))"),
     "tf.contrib.eager": "TensorFlow 2 runs eagerly by default (tf.function, tf.GradientTape)",
+    "tf.contrib.eager.metrics": "tf.keras.metrics (Mean, Accuracy, SparseCategoricalAccuracy, ...): the same "
+                                "call-then-result() use",
+    "tf.contrib.eager.Saver": "tf.train.Checkpoint(**variables).save / restore",
+    "tf.contrib.eager.Network": "tf.keras.Model (tf.keras.layers inside)",
+    "tf.contrib.eager.Sequential": "tf.keras.Sequential",
+    "tf.contrib.eager.save_network_checkpoint": "tf.train.Checkpoint(model=...).save",
+    "tf.contrib.eager.restore_network_checkpoint": "tf.train.Checkpoint(model=...).restore",
+    "tf.contrib.eager.restore_variables_on_create": "tf.train.Checkpoint(...).restore (deferred restoration)",
+    "tf.contrib.eager.get_optimizer_variables": "optimizer.variables()",
+    "tf.contrib.eager.list_devices": "tf.config.list_logical_devices()",
+    "tf.contrib.eager.errstate": "tf.debugging.enable_check_numerics()",
+    "tf.contrib.eager.seterr": "tf.debugging.enable_check_numerics()",
     "tf.contrib.estimator": (
         "tensorflow-estimator 2.15 no longer has it: heads -> tf.estimator.BinaryClassHead, "
         "MultiClassHead, MultiLabelHead, RegressionHead, PoissonRegressionHead, "
