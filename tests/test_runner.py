@@ -193,3 +193,19 @@ def test_only_the_users_own_files_are_legacy_code(tmp_path):
   assert not importer.LegacyImporter(REPO).is_legacy_file(tf1clip.__file__)
   # The virtualenv may live inside the project; its files are libraries.
   assert not importer.LegacyImporter(REPO).is_legacy_file(os.path.join(sys.prefix, "lib", "x.py"))
+
+
+def test_tensorflows_cpp_start_up_lines_are_off_unless_asked_for(tmp_path):
+  script = tmp_path / "quiet.py"
+  script.write_text("import sys, warnings\nimport tensorflow as tf\nprint(tf.Session().run(tf.constant(3)))\n"
+                    "warnings.warn('the script warns')\nsys.stderr.write('the script writes\\n')\n")
+  env = {k: v for k, v in os.environ.items() if k not in ("TF_CPP_MIN_LOG_LEVEL", "TF1CLIP_TF_LOG")}
+  quiet = subprocess.run([sys.executable, "-m", "tf1clip", "run", str(script)], capture_output=True, text=True,
+                         env=env)
+  assert quiet.returncode == 0 and quiet.stdout == "3\n"
+  assert "absl::InitializeLog" not in quiet.stderr and "I0000" not in quiet.stderr and "cuInit" not in quiet.stderr
+  assert "UserWarning: the script warns" in quiet.stderr and "the script writes" in quiet.stderr
+  loud = subprocess.run([sys.executable, "-m", "tf1clip", "run", "--verbose", str(script)], capture_output=True,
+                        text=True, env=env)
+  assert loud.returncode == 0 and "absl::InitializeLog" in loud.stderr and "oneDNN" in loud.stderr
+  assert "failed call to cuInit" not in loud.stderr  # replaced by tf1clip's one plain line, where there is no GPU

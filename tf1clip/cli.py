@@ -99,6 +99,9 @@ def _build_parser():
 def main(argv=None):
   """Entry point of the `tf1clip` console script; returns the process exit code."""
   argv = sys.argv[1:] if argv is None else list(argv)
+  if argv[:1] == ["run"] and "--verbose" in argv[1:2]:
+    os.environ["TF1CLIP_TF_LOG"] = "1"  # TensorFlow's start-up lines too (compat.quiet)
+    argv = ["run"] + argv[2:]
   if len(argv) > 2 and argv[0] == "run" and argv[1] in ("-m", "-c"):
     # python's own spellings: everything after the module name / the code goes to it verbatim.
     from tf1clip.compat import runner

@@ -25,6 +25,7 @@ import types
 
 from tf1clip.compat import importer as importer_lib
 from tf1clip.compat import numpy_legacy
+from tf1clip.compat import quiet
 from tf1clip.compat import scipy_legacy
 from tf1clip.compat import surface
 
@@ -140,6 +141,7 @@ def prepare(legacy_root, main_is_legacy=False):
     main_is_legacy: also treat file-less `__main__` code (-c, notebook cells) as the user's.
   """
   os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
+  quiet.install()  # TensorFlow's C++ start-up lines off stderr (TF1CLIP_TF_LOG=1 keeps them)
   importer = importer_lib.LegacyImporter(legacy_root, main_is_legacy=main_is_legacy)
   importer.install()
   # np.int, np.NaN, np.asscalar, ... and ragged np.array as the NumPy 1.x the script expects (for the
