@@ -20,10 +20,14 @@ setup: $(STAMP)
 
 $(STAMP): pyproject.toml constraints.txt
 	@test -n "$(PYTHON)" || { echo "need python3.11 (or python3) on PATH, or make PYTHON=/path/to/python"; exit 1; }
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -c constraints.txt -e ".[test]"
-	touch $(STAMP)
+	@echo "setup: creating $(VENV) with $(PYTHON)"
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@echo "setup: upgrading pip"
+	@$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
+	@echo "setup: installing tf1clip and its pinned dependencies (TensorFlow 2.21, tf-keras, ...: 1-2 minutes)"
+	@$(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt -e ".[test]"
+	@echo "setup: done ($$($(PY) -m pip list --disable-pip-version-check 2>/dev/null | tail -n +3 | wc -l) packages in $(VENV))"
+	@touch $(STAMP)
 
 # The main job: a 2018-style TF1 script (tf.contrib.rnn, legacy_seq2seq, tf.flags, Saver), unchanged,
 # trains a character-level LSTM, then its companion script restores the checkpoint and samples text;

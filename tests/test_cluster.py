@@ -134,9 +134,25 @@ def test_hosts_print_the_command_for_each_remote_task(tmp_path):
   # Every host is remote: nothing starts here, and each task's command is printed.
   status, out, _ = _cluster("--ps", "1", "--workers", "1", "--hosts", "10.0.0.1,10.0.0.2",
                             "--timeout", "5", str(script))
-  assert "start ps:0 on 10.0.0.1 with: tf1clip cluster --task ps:0 --hosts 10.0.0.1,10.0.0.2" in out
+  assert ("start ps:0 on 10.0.0.1 with: tf1clip cluster --task ps:0 --ps 1 --workers 1 --hosts "
+          "10.0.0.1,10.0.0.2 --port 2222") in out
   assert "start worker:0 on 10.0.0.2 with: tf1clip cluster --task worker:0" in out
   assert status == 0
+
+
+@pytest.mark.parametrize("shape", [(["--ps", "1", "--workers", "1"], 2), (["--ps", "2", "--workers", "3"], 3),
+                                   (["--chief", "--ps", "1", "--workers", "2", "--port", "3000"], 2)])
+def test_each_printed_command_plans_the_same_cluster_on_its_host(shape):
+  options, num_hosts = shape
+  hosts = ["h%d" % i for i in range(num_hosts)]
+  args = cluster.build_parser().parse_args(options + ["--hosts", ",".join(hosts), "train.py", "--steps", "5"])
+  tasks = cluster.plan_cluster(args.ps, args.workers, args.chief, args.hosts.split(","), args.port)
+  for task in tasks:
+    command = cluster.remote_command(tasks, task, "train.py", ["--steps", "5"])
+    assert command[:2] == ["tf1clip", "cluster"] and command[-3:] == ["train.py", "--steps", "5"]
+    there = cluster.build_parser().parse_args(command[2:])
+    replanned = cluster.plan_cluster(there.ps, there.workers, there.chief, there.hosts.split(","), there.port)
+    assert replanned == tasks and there.task == task.role
 
 
 def test_distributed_example_trains_synchronously_and_resumes_after_a_chief_restart(tmp_path):

@@ -271,10 +271,9 @@ def run_cluster(script, script_args, tasks, pass_flags=True, only=None, timeout=
     targets = [t for t in tasks if _is_local(t.address)]
     for task in tasks:
       if task not in targets:
-        plain = ["--python"] if prefix == launcher(plain_python=True) else []
         _report(out, "start %s on %s with: %s" % (task.role, task.address.rsplit(":", 1)[0], " ".join(
-            ["tf1clip", "cluster", "--task", task.role, "--hosts", ",".join(
-                t.address.rsplit(":", 1)[0] for t in tasks)] + plain + [script] + list(script_args))))
+            remote_command(tasks, task, script, script_args, plain_python=prefix == launcher(plain_python=True),
+                           pass_flags=pass_flags))))
   commands = {task: (task_command(script, script_args, tasks, task, pass_flags, prefix=prefix),
                      task_environment(tasks, task)) for task in targets}
   processes = {task: _Process(task, command, env, out) for task, (command, env) in commands.items()}
@@ -354,6 +353,25 @@ def run_cluster(script, script_args, tasks, pass_flags=True, only=None, timeout=
   finally:
     for process in processes.values():  # workers first is unneeded: they have exited or must stop
       process.stop()
+
+
+def remote_command(tasks, task, script, script_args, plain_python=False, pass_flags=True):
+  """The `tf1clip cluster` command that starts `task` on its host and plans exactly this cluster there.
+
+  Every option that shapes the plan is spelled out (--ps, --workers, --chief, --hosts in order, --port), so
+  planning on any host gives the same tasks at the same addresses.
+  """
+  hosts = []
+  for t in tasks:
+    host = t.address.rsplit(":", 1)[0]
+    if host not in hosts:
+      hosts.append(host)
+  jobs = collections.Counter(t.job for t in tasks)
+  port = min(int(t.address.rsplit(":", 1)[1]) for t in tasks)
+  return (["tf1clip", "cluster", "--task", task.role, "--ps", str(jobs["ps"]), "--workers", str(jobs["worker"])]
+          + (["--chief"] if jobs["chief"] else []) + ["--hosts", ",".join(hosts), "--port", str(port)]
+          + ([] if pass_flags or jobs["chief"] else ["--no_flags"]) + (["--python"] if plain_python else [])
+          + [script] + list(script_args))
 
 
 def _parse_task(text, tasks):
