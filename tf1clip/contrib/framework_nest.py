@@ -7,7 +7,8 @@ Place in the data flow (DESIGN.md): TensorFlow's nest <- **contrib.framework_nes
 """
 
 from tensorflow.python.util import nest as _nest  # pylint: disable=g-direct-tensorflow-import
-from tensorflow.python.util.nest import *  # pylint: disable=wildcard-import,unused-wildcard-import,g-direct-tensorflow-import
+
+globals().update({name: value for name, value in vars(_nest).items() if not name.startswith("_")})
 
 is_sequence = _nest.is_nested
 is_sequence_or_composite = _nest.is_nested_or_composite
