@@ -82,6 +82,15 @@ def main(argv):
   if how == "run":
     from tf1clip.compat import runner  # pylint: disable=import-outside-toplevel
     return runner.run_script(script, args)
+  return run_as_python(script, args)
+
+
+def run_as_python(script, args):
+  """Runs `script` as `python script *args` would, in this process; returns its exit status.
+
+  (tools.seeded_run's plain-python mode uses it too; it lives here because this file must also run alone,
+  under TF 1.15's Python, where tf1clip is not installed.)
+  """
   sys.argv = [script] + list(args)
   sys.path[0] = os.path.dirname(os.path.realpath(script))
   try:

@@ -14,7 +14,6 @@ Data flow: compat.runner + compat.v1 <- tools.seeded_run <- tools.upgrade_cli (a
 """
 
 import os
-import runpy
 import sys
 
 
@@ -56,18 +55,8 @@ def main(argv):
   if mode == "run":
     from tf1clip.compat import runner  # pylint: disable=import-outside-toplevel
     return runner.run_script(script, args)
-  sys.argv = [script] + list(args)
-  sys.path[0] = os.path.dirname(os.path.realpath(script))
-  try:
-    runpy.run_path(script, run_name="__main__")
-  except SystemExit as e:
-    if e.code is None:
-      return 0
-    if isinstance(e.code, int):
-      return e.code
-    print(e.code, file=sys.stderr)
-    return 1
-  return 0
+  from tf1clip.tools import compare_init  # pylint: disable=import-outside-toplevel
+  return compare_init.run_as_python(script, args)
 
 
 if __name__ == "__main__":
