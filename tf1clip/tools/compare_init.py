@@ -27,7 +27,8 @@ def install(mode, values_path):
   from tensorflow.python.ops import control_flow_ops  # pylint: disable=import-outside-toplevel
   from tensorflow.python.ops import variables as variables_lib  # pylint: disable=import-outside-toplevel
   original = variables_lib.variables_initializer
-  values = dict(np.load(values_path)) if mode == "restore" else {}
+  # restore without a file: the recording run had no variables to record (nothing to give either)
+  values = dict(np.load(values_path)) if mode == "restore" and os.path.exists(values_path) else {}
   recorded = {}  # graph -> [(the variables an init op initializes, an op telling whether they are)]
   state = {"done": False}
 
