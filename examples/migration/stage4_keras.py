@@ -34,7 +34,10 @@ def train(steps):
   batches = [task.batch(step) for step in range(steps)]
   x = np.concatenate([b[0] for b in batches])
   y = np.concatenate([b[1] for b in batches])
-  model.fit(x, y, batch_size=task.BATCH, epochs=1, shuffle=False, verbose=0)
+  progress = keras.callbacks.LambdaCallback(
+      on_train_batch_end=lambda step, logs: print("step %d mean loss so far %.4f" % (step, logs["loss"]))
+      if step % 4 == 0 else None)
+  model.fit(x, y, batch_size=task.BATCH, epochs=1, shuffle=False, verbose=0, callbacks=[progress])
   return task.from_keras(model.get_weights())
 
 
