@@ -112,7 +112,8 @@ def test_report_reads_tf2_runs_with_adaptive_thresholds(tmp_path):
   writer.close()
   r = report.make_report(str(tmp_path), str(tmp_path / "out"))
   np.testing.assert_allclose(r.norms, NORMS[:12], rtol=1e-6)
-  assert r.clipped.sum() >= 1 and np.all(np.isnan(r.threshold[~r.clipped]))
+  # The threshold is kept on every recorded step (drawn as a step line over the whole run), clipped or not.
+  assert r.clipped.sum() >= 1 and np.isfinite(r.threshold).sum() > r.clipped.sum()
   assert "clip threshold: adaptive" in r.format() or "clip threshold:" in r.format()
 
 
@@ -147,3 +148,17 @@ def test_report_out_onto_an_existing_file_is_a_usage_error_before_reading(tmp_pa
   assert "--out %s is an existing file" % existing in capsys.readouterr().err
   report.check_out(str(tmp_path))  # a directory, or a new path, is fine
   report.check_out(str(tmp_path / "new" / "page.html"))
+
+
+def test_report_marks_sparse_records_and_an_unreliable_suggestion(tmp_path):
+  writer = tf.summary.create_file_writer(str(tmp_path))
+  with writer.as_default():
+    for step, norm in ((10, 3.0), (150, 0.5), (290, 2.0)):
+      tf.summary.scalar("tf1clip/global_norm", norm, step=step)
+      tf.summary.scalar("tf1clip/clip_threshold", 1.0, step=step)
+      tf.summary.scalar("tf1clip/clipped", float(norm > 1.0), step=step)
+  writer.close()
+  r = report.make_report(str(tmp_path), str(tmp_path / "out"))
+  assert not r.reliable and "UNRELIABLE, only 3 recorded norms" in r.format()
+  assert report._sparse(r) == "3 recorded steps of 281 (278 steps without a record)"  # pylint: disable=protected-access
+  np.testing.assert_array_equal(r.threshold, [1.0, 1.0, 1.0])  # in force on the unclipped step too

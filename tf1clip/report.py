@@ -70,6 +70,11 @@ class Report:
   files: list
 
   @property
+  def reliable(self):
+    """True when enough norms were recorded for the percentile suggestion to mean something."""
+    return len(self.norms) >= MIN_SAMPLES_FOR_SUGGESTION
+
+  @property
   def clip_rate(self):
     """Fraction of recorded steps that were clipped."""
     return float(np.mean(self.clipped)) if len(self.clipped) else 0.0
@@ -91,8 +96,12 @@ class Report:
           "adaptive, %.4g..%.4g" % (np.min(finite), np.max(finite))))
     lines.append("skipped non-finite steps: %s" % (
         "not recorded" if self.skipped_steps is None else "%d" % self.skipped_steps))
-    lines.append("suggested threshold (AutoClip, %gth percentile of the norms): %.4g"
-                 % (self.percentile, self.suggested_threshold))
+    if self.reliable:
+      lines.append("suggested threshold (AutoClip, %gth percentile of the norms): %.4g"
+                   % (self.percentile, self.suggested_threshold))
+    else:
+      lines.append("suggested threshold: UNRELIABLE, only %d recorded norms (a percentile needs at least %d): "
+                   "%.4g" % (len(self.norms), MIN_SAMPLES_FOR_SUGGESTION, self.suggested_threshold))
     lines += ["wrote %s" % f for f in self.files]
     return "\n".join(lines)
 
@@ -198,9 +207,7 @@ def read_run(logdir, percentile=10.0):
   else:
     clipped = np.zeros(len(norms), bool)
   threshold = _aligned(steps, _find(scalars, "threshold"))
-  if threshold is not None:
-    threshold = np.where(clipped, threshold, np.nan)
-  elif clipped_norms is not None and np.any(clipped):
+  if threshold is None and clipped_norms is not None and np.any(clipped):
     # optimize_loss records no threshold: a constant clip norm is what clipped steps end at.
     level = float(np.median(clipped_norms[clipped]))
     threshold = np.full(len(norms), level)
@@ -220,6 +227,19 @@ def _figure(width, height):
   return fig
 
 
+# Below this many recorded norms the suggested threshold (a percentile of them) is marked unreliable.
+MIN_SAMPLES_FOR_SUGGESTION = 20
+
+
+def _sparse(report):
+  """A note for the figure when the norms were recorded on few of the run's steps, else ""."""
+  span = int(report.steps[-1] - report.steps[0]) + 1 if len(report.steps) else 0
+  missing = span - len(report.steps)
+  if len(report.steps) >= 50 and missing <= span // 2:
+    return ""
+  return "%d recorded steps of %d (%d steps without a record)" % (len(report.steps), span, missing)
+
+
 def plot_norms(report, path):
   """Writes the norm-over-steps plot (800 x 400 pixels) to `path`."""
   fig = _figure(8, 4)
@@ -228,16 +248,23 @@ def plot_norms(report, path):
   if report.clipped_norms is not None and np.any(report.clipped):
     ax.plot(report.steps, report.clipped_norms, lw=1.0, color="#2ca02c", alpha=0.8,
             label="after clipping")
-  if report.threshold is not None:
-    ax.plot(report.steps, report.threshold, lw=1.5, ls="--", color="#d62728",
+  sparse = _sparse(report)
+  if sparse:  # few records: markers, so two samples are not read as a straight segment of data
+    ax.lines[0].set_marker("o")
+    ax.lines[0].set_markersize(3)
+    ax.text(0.01, 0.97, sparse, transform=ax.transAxes, fontsize=8, va="top")
+  if report.threshold is not None and np.any(np.isfinite(report.threshold)):
+    # A step line over the whole run: the threshold in force at every recorded step, clipped or not.
+    ax.step(report.steps, report.threshold, where="post", lw=1.5, ls="--", color="#d62728",
             label="clip threshold")
   if np.any(report.clipped):
     ax.scatter(report.steps[report.clipped], report.norms[report.clipped], marker="x", s=18,
                color="#d62728", zorder=3,
                label="clipped (%.1f%% of steps)" % (100 * report.clip_rate))
   ax.axhline(report.suggested_threshold, lw=1.0, ls=":", color="black",
-             label="suggested: %gth percentile = %.3g" % (report.percentile,
-                                                          report.suggested_threshold))
+             label="suggested%s: %gth percentile = %.3g" % (
+                 "" if report.reliable else " (UNRELIABLE: %d samples)" % len(report.norms),
+                 report.percentile, report.suggested_threshold))
   if np.nanmax(report.norms) > 50 * max(np.nanmin(report.norms), 1e-12):
     ax.set_yscale("log")
   ax.set_xlabel("step")
@@ -261,8 +288,11 @@ def plot_histogram(report, path):
     level = float(np.nanmedian(report.threshold))
     ax.axvline(level, ls="--", color="#d62728", label="clip threshold %.3g" % level)
   ax.axvline(report.suggested_threshold, ls=":", color="black",
-             label="suggested (%gth percentile) %.3g" % (report.percentile,
-                                                        report.suggested_threshold))
+             label="suggested (%gth percentile%s) %.3g" % (
+                 report.percentile, "" if report.reliable else ", UNRELIABLE: %d samples" % len(report.norms),
+                 report.suggested_threshold))
+  from matplotlib.ticker import MaxNLocator  # pylint: disable=g-import-not-at-top
+  ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # counts of steps
   ax.set_xlabel("global gradient norm")
   ax.set_ylabel("steps")
   ax.set_title("distribution of gradient norms (%d steps)" % len(norms))
