@@ -14,7 +14,10 @@ Run a cluster of 1 ps and 2 workers on this machine, unchanged, on TensorFlow 2.
 
 from __future__ import print_function
 
+import tempfile
+
 import numpy as np
+
 import tensorflow as tf
 
 flags = tf.app.flags
@@ -28,7 +31,8 @@ flags.DEFINE_integer("batch_size", 64, "examples per worker step")
 flags.DEFINE_integer("hidden_units", 64, "hidden layer size")
 flags.DEFINE_float("learning_rate", 0.01, "Adam learning rate")
 flags.DEFINE_float("clip_norm", 5.0, "clip gradients at this global norm")
-flags.DEFINE_string("train_dir", "/tmp/distributed_mnist_style", "checkpoint directory (chief)")
+flags.DEFINE_string("train_dir", None, "checkpoint directory (chief); default: a new folder per run (pass one "
+                    "to resume a run)")
 flags.DEFINE_integer("log_every", 20, "each worker prints the loss every this many of its own steps")
 FLAGS = flags.FLAGS
 
@@ -57,6 +61,9 @@ def main(unused_argv):
     return
 
   is_chief = (FLAGS.task_index == 0)
+  if is_chief and not FLAGS.train_dir:
+    FLAGS.train_dir = tempfile.mkdtemp(prefix="distributed_mnist_style-")
+    print("checkpoints go to %s (pass --train_dir to resume a run)" % FLAGS.train_dir)
   images, labels = make_shard(FLAGS.task_index, num_workers)
   dataset = tf.data.Dataset.from_tensor_slices((images, labels))
   dataset = dataset.shuffle(1024, seed=FLAGS.task_index).repeat().batch(FLAGS.batch_size)

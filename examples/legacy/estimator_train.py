@@ -107,6 +107,8 @@ def main(_):
   train_spec = tf.estimator.TrainSpec(input_fn(train_x, train_y, True), max_steps=FLAGS.train_steps)
   eval_spec = tf.estimator.EvalSpec(input_fn(eval_x, eval_y, False), steps=None, throttle_secs=0)
   tf.estimator.train_and_evaluate(estimator, train_spec, eval_spec)
+  if not config.is_chief:  # under TF_CONFIG, only the chief evaluates at the end and exports the model
+    return
   metrics = estimator.evaluate(input_fn(eval_x, eval_y, False))
   print("eval after step %d: loss %.4f, accuracy %.3f" % (
       metrics["global_step"], metrics["loss"], metrics["accuracy"]))

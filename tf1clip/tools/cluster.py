@@ -231,6 +231,14 @@ def _report(out, message):
   out.flush()
 
 
+def _status_word(status, task):
+  if status == 0:
+    return "exit 0"
+  if task.job == "ps" and status in (-signal.SIGTERM, -signal.SIGKILL):
+    return "stopped"
+  return ("killed by signal %d" % -status) if status < 0 else "exit %d" % status
+
+
 def _describe_death(process, status):
   how = ("killed by signal %d" % -status) if status < 0 else ("exited with status %d" % status)
   lines = ["%s %s" % (process.task.role, how)]
@@ -278,6 +286,12 @@ def run_cluster(script, script_args, tasks, pass_flags=True, only=None, timeout=
                      task_environment(tasks, task)) for task in targets}
   processes = {task: _Process(task, command, env, out) for task, (command, env) in commands.items()}
   restarts = {task: 0 for task in targets}
+  started = time.monotonic()
+  if not targets:
+    return 0  # every task runs on another host: their commands are printed above
+  _report(out, "starting %s" % ", ".join("%s at %s" % (t.role, t.address) for t in targets) + (
+      "; only ps tasks here: they serve until the job's workers elsewhere are done (Ctrl-C or --timeout "
+      "stops them)" if all(t.job == "ps" for t in targets) else ""))
   deadline = None if timeout is None else time.monotonic() + timeout
   chief_finished = None  # when the (local) chief exited with status 0
   dead_since = {}  # a worker that died for good -> when (the others are then watched for progress)
@@ -320,9 +334,10 @@ def run_cluster(script, script_args, tasks, pass_flags=True, only=None, timeout=
         chief_fatal = [c for p, c in fatal if p.task == chief]
         return chief_fatal[0] if chief_fatal and chief_fatal[0] > 0 else 1
       trainers = [p for t, p in processes.items() if t.job != "ps"]
-      if only is None or only.job != "ps":
-        if all(p.poll() is not None for p in trainers):
-          break
+      # A machine that holds only ps tasks serves until they are stopped (Ctrl-C, --timeout): its job's
+      # workers run elsewhere.
+      if trainers and all(p.poll() is not None for p in trainers):
+        break
       now = time.monotonic()
       if deadline is not None and now > deadline:
         _report(out, "--timeout of %g s reached; stopping the job" % timeout)
@@ -353,6 +368,10 @@ def run_cluster(script, script_args, tasks, pass_flags=True, only=None, timeout=
   finally:
     for process in processes.values():  # workers first is unneeded: they have exited or must stop
       process.stop()
+    if processes:
+      _report(out, "summary after %.1f s: %s" % (time.monotonic() - started, ", ".join(
+          "%s %s%s" % (t.role, _status_word(p.proc.returncode, t), " (restarted %d)" % restarts[t] if restarts[t]
+                       else "") for t, p in processes.items())))
 
 
 def remote_command(tasks, task, script, script_args, plain_python=False, pass_flags=True):
