@@ -107,9 +107,14 @@ def test_every_task_ending_at_once_is_named():
   assert status == 1, out
   assert re.search(r"^tf1clip cluster: .*ended: stopping the job$", out, re.M), out
   summary = re.search(r"^tf1clip cluster: summary after [\d.]+ s: (.*)$", out, re.M)
-  # Each task is named with its status; one still starting when the job stops is stopped (signal 15).
-  assert summary and summary.group(1).startswith("ps:0 exit 1, worker:0 "), out
-  assert "worker:1 " in summary.group(1), out
+  # Each task is named once, in task order, with its status. Which ends first is a race: the first to
+  # exit 1 stops the job, and a task not yet ended then is "stopped" (or killed by signal 15).
+  assert summary, out
+  status_re = r"(exit 1|stopped|killed by signal 15)"
+  parts = re.fullmatch(r"ps:0 %s, worker:0 %s, worker:1 %s" % (status_re, status_re, status_re),
+                       summary.group(1))
+  assert parts, summary.group(1)
+  assert "exit 1" in parts.groups(), summary.group(1)
 
 
 def test_a_worker_still_running_after_the_chief_finished_is_stopped_after_the_grace():
