@@ -23,9 +23,9 @@ $(STAMP): pyproject.toml constraints.txt
 	@echo "setup: creating $(VENV) with $(PYTHON)"
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@echo "setup: upgrading pip"
-	@$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
+	@$(PY) -m pip install -qq --disable-pip-version-check --upgrade pip
 	@echo "setup: installing tf1clip and its pinned dependencies (TensorFlow 2.21, tf-keras, ...: 1-2 minutes)"
-	@$(PY) -m pip install --quiet --disable-pip-version-check -c constraints.txt -e ".[test]"
+	@$(PY) -m pip install -qq --disable-pip-version-check -c constraints.txt -e ".[test]"
 	@echo "setup: done ($$($(PY) -m pip list --disable-pip-version-check 2>/dev/null | tail -n +3 | wc -l) packages in $(VENV))"
 	@touch $(STAMP)
 
@@ -46,12 +46,14 @@ $(ORACLE_STAMP): constraints-tf115.txt
 	@test -n "$(PYTHON37)" || { echo "need a Python 3.7 (python3.7 on PATH or pyenv 3.7.x), or make oracle PYTHON37=/path/to/python3.7"; exit 1; }
 	@echo "oracle: TensorFlow 1.15.5 on $(PYTHON37) into $(ORACLE) (about 30 s)"
 	test -x $(ORACLE)/bin/python || $(PYTHON37) -m venv $(ORACLE)
-	$(ORACLE)/bin/python -m pip install --quiet --disable-pip-version-check -r constraints-tf115.txt
+	$(ORACLE)/bin/python -m pip install -qq --disable-pip-version-check -r constraints-tf115.txt
 	touch $(ORACLE_STAMP)
 
-# TF 1.15's public API, written by TF 1.15 itself (tf1clip/tf115/api.tsv), and the coverage page it feeds.
+# TF 1.15's public API and what it warned about as deprecated, written by TF 1.15 itself (tf1clip/tf115/api.tsv,
+# deprecations.tsv), and the coverage page the API feeds.
 inventory: $(ORACLE_STAMP)
 	env -u TF2_BEHAVIOR $(ORACLE)/bin/python tf1clip/tf115/generate.py > tf1clip/tf115/api.tsv
+	env -u TF2_BEHAVIOR $(ORACLE)/bin/python tf1clip/tf115/generate.py --deprecations > tf1clip/tf115/deprecations.tsv
 
 coverage: $(STAMP)
 	TF_CPP_MIN_LOG_LEVEL=3 $(PY) -m tf1clip.tools.api_coverage --write docs/api-coverage.md
@@ -69,8 +71,8 @@ VENV312   := .venv312
 test-py312:
 	@test -n "$(PYTHON312)" || { echo "need python3.12 on PATH, or make test-py312 PYTHON312=/path/to/python3.12"; exit 1; }
 	test -x $(VENV312)/bin/python || $(PYTHON312) -m venv $(VENV312)
-	$(VENV312)/bin/python -m pip install --quiet --upgrade pip
-	$(VENV312)/bin/python -m pip install --quiet -c constraints.txt -e ".[test]"
+	$(VENV312)/bin/python -m pip install -qq --upgrade pip
+	$(VENV312)/bin/python -m pip install -qq -c constraints.txt -e ".[test]"
 	$(VENV312)/bin/python -m pytest -n 2 -q tests/test_clipping_dense.py tests/test_optimizer.py \
 	  tests/test_facade.py tests/test_runner.py tests/test_contrib_served.py tests/test_check.py
 

@@ -23,6 +23,7 @@ import sys
 import traceback
 import types
 
+from tf1clip.compat import deprecation_notices
 from tf1clip.compat import importer as importer_lib
 from tf1clip.compat import numpy_legacy
 from tf1clip.compat import quiet
@@ -142,6 +143,8 @@ def prepare(legacy_root, main_is_legacy=False):
   """
   os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
   quiet.install()  # TensorFlow's C++ start-up lines off stderr (TF1CLIP_TF_LOG=1 keeps them)
+  if not quiet.verbose():
+    deprecation_notices.install()  # only the deprecation notices TF 1.15 printed, once each
   importer = importer_lib.LegacyImporter(legacy_root, main_is_legacy=main_is_legacy)
   importer.install()
   # np.int, np.NaN, np.asscalar, ... and ragged np.array as the NumPy 1.x the script expects (for the

@@ -5,7 +5,8 @@ contrib.catalog, read without importing TensorFlow by the catalog's tests, `tf1c
 had versus a name no TensorFlow had), tools.api_coverage (docs/api-coverage.md) and the oracle tests.
 
 api.tsv is written by tf115/generate.py inside the oracle environment (`make inventory`): one line a name,
-`name<TAB>kind<TAB>signature`, kind in module / class / function / constant / import-error.
+`name<TAB>kind<TAB>signature`, kind in module / class / function / constant / import-error. deprecations.tsv,
+written beside it (`generate.py --deprecations`), is what TF 1.15 printed deprecation warnings for.
 """
 
 import collections
@@ -13,6 +14,7 @@ import functools
 import os
 
 API_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "api.tsv")
+DEPRECATIONS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "deprecations.tsv")
 
 Entry = collections.namedtuple("Entry", "name kind signature")
 
@@ -58,3 +60,29 @@ def by_group(prefix=""):
     if entry.name.startswith(prefix) and entry.name != prefix.rstrip("."):
       groups[group_of(entry.name)].append(entry)
   return dict(sorted(groups.items()))
+
+
+Deprecations = collections.namedtuple("Deprecations", "functions arguments argument_values api")
+
+
+@functools.lru_cache(maxsize=None)
+def deprecations():
+  """What TF 1.15 warned about as deprecated (deprecations.tsv), as sets.
+
+  functions: {(qualname, module)}; arguments and argument_values: {(qualname, module, argument)};
+  api: {"tf.layers.dense", ...} (public names whose object TF 1.15 marked deprecated).
+  """
+  functions, arguments, values, api = set(), set(), set(), set()
+  with open(DEPRECATIONS_FILE, encoding="utf-8") as f:
+    for line in f:
+      if line.startswith("#") or not line.strip():
+        continue
+      kind, name, module, args = (line.rstrip("\n").split("\t") + ["", "", ""])[:4]
+      if kind == "api":
+        api.add(name)
+      elif kind == "function":
+        functions.add((name, module))
+      else:
+        target = arguments if kind == "arguments" else values
+        target.update((name, module, arg) for arg in args.split(",") if arg)
+  return Deprecations(frozenset(functions), frozenset(arguments), frozenset(values), frozenset(api))

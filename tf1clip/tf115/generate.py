@@ -21,6 +21,14 @@ is an import alias), plus `framework.nest` (contrib.framework re-exported Tensor
 submodules define (a package's re-exports count; names imported from elsewhere are not counted twice);
 submodules are walked to three levels.
 
+`generate.py --deprecations > tf1clip/tf115/deprecations.tsv` writes, instead, what TF 1.15 itself warned about
+(the table compat.deprecations keeps a legacy run's notices to): every function and method of TF 1.15's
+modules (tensorflow_core, its contrib, tensorflow_estimator) that carries TF's deprecation decorator, one line
+each as `kind<TAB>qualname<TAB>module<TAB>args` with kind function, arguments or argument-values (qualname and
+module as TF's warning prints them: "BasicLSTMCell.__init__", "tensorflow.python.ops.rnn_cell_impl"; args the
+deprecated argument names), and every public API name whose object TF 1.15's module wrapper counted as
+deprecated, as `api<TAB>tf.layers.dense<TAB><TAB>`.
+
 This file runs under Python 3.7 with only TensorFlow 1.15 and the standard library: it imports nothing from
 tf1clip except signature.py beside it, loaded by path.
 """
@@ -29,6 +37,7 @@ import __future__
 import importlib.util
 import inspect
 import os
+import re
 import sys
 import types
 import warnings
@@ -165,6 +174,82 @@ def visit_contrib(path, module, rows, depth, stack):
     rows.append((dotted, kind, sig_of(obj, kind)))
 
 
+_DEPRECATION_MARKERS = (
+    ("function", re.compile(r"THIS (?:FUNCTION|CLASS) IS DEPRECATED")),
+    ("arguments", re.compile(r"SOME ARGUMENTS ARE DEPRECATED: `\((.*?)\)`")),
+    ("argument-values", re.compile(r"SOME ARGUMENT VALUES ARE DEPRECATED: `\((.*?)\)`")),
+)
+# TF 1.15 loads tensorflow_core under both names ("tensorflow.python.ops...", "tensorflow_core.python...").
+DEPRECATION_MODULES = ("tensorflow.", "tensorflow_core.", "tensorflow_estimator.")
+
+
+def _deprecations_of(func, tf_decorator):
+  """[(kind, detail)] for the deprecation decorators around `func` (TF 1.15's tf_decorator chain)."""
+  try:
+    decorators, _ = tf_decorator.unwrap(func)
+  except Exception:  # pylint: disable=broad-except
+    return []
+  found = []
+  for decorator in decorators:
+    doc = getattr(decorator, "decorator_doc", None) or ""
+    for kind, marker in _DEPRECATION_MARKERS:
+      for match in marker.finditer(doc):
+        detail = ""
+        if match.groups():
+          detail = ",".join(sorted(a.strip().split("=")[0] for a in match.group(1).split(",") if a.strip()))
+        found.append((kind, detail))
+  return found
+
+
+def _callables_of(module):
+  """(qualname, function) for the functions a module defines and the methods of the classes it defines."""
+  for obj in list(vars(module).values()):
+    if getattr(obj, "__module__", None) != module.__name__:
+      continue
+    if inspect.isclass(obj):
+      for attr in list(vars(obj).values()):
+        if isinstance(attr, (staticmethod, classmethod)):
+          attr = attr.__func__
+        elif isinstance(attr, property):
+          attr = attr.fget
+        if callable(attr) and hasattr(attr, "__qualname__"):
+          yield attr.__qualname__, attr
+    elif callable(obj) and hasattr(obj, "__qualname__"):
+      yield obj.__qualname__, obj
+
+
+def deprecation_rows(rows):
+  """TF 1.15's deprecated callables (by the qualname its warning prints) and deprecated public names."""
+  # pylint: disable=g-import-not-at-top
+  from tensorflow.python.util import module_wrapper
+  from tensorflow.python.util import tf_decorator
+  out = set()
+  seen = set()
+  for name, module in sorted(sys.modules.items()):
+    if module is None or not name.startswith(DEPRECATION_MODULES) or id(module) in seen:
+      continue
+    seen.add(id(module))
+    for qualname, func in _callables_of(module):
+      for kind, detail in _deprecations_of(func, tf_decorator):
+        module_name = getattr(func, "__module__", None) or name
+        out.add((kind, qualname, module_name.replace("tensorflow_core.", "tensorflow.", 1), detail))
+  resolved = {}
+  for dotted, kind, _ in rows:
+    if kind in ("class", "function"):
+      resolved[dotted] = True
+  import tensorflow as tf  # pylint: disable=g-import-not-at-top
+  for dotted in sorted(resolved):
+    obj = tf
+    try:
+      for part in dotted.split(".")[1:]:
+        obj = getattr(obj, part)
+      if module_wrapper.has_deprecation_decorator(obj):
+        out.add(("api", dotted, "", ""))
+    except Exception:  # pylint: disable=broad-except
+      continue
+  return sorted(out)
+
+
 def main():
   os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
   warnings.filterwarnings("ignore")
@@ -175,6 +260,12 @@ def main():
   walk_core(tf, rows)
   walk_contrib(tf.contrib, rows)
   out = sys.stdout
+  if "--deprecations" in sys.argv[1:]:
+    out.write("# TensorFlow %s deprecation warnings (tf1clip/tf115/generate.py --deprecations): "
+              "kind\tname\tmodule\targs\n" % tf.__version__)
+    for row in deprecation_rows(rows):
+      out.write("\t".join(row) + "\n")
+    return
   out.write("# TensorFlow %s public API (tf1clip/tf115/generate.py): name\tkind\tsignature\n" % tf.__version__)
   for row in sorted(set(rows)):
     out.write("\t".join(row).replace("\n", " ") + "\n")
