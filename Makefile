@@ -32,10 +32,18 @@ $(STAMP): pyproject.toml constraints.txt
 # The main job: a 2018-style TF1 script (tf.contrib.rnn, legacy_seq2seq, tf.flags, Saver), unchanged,
 # trains a character-level LSTM, then its companion script restores the checkpoint and samples text;
 # then a 2018-style tf.estimator script (model_fn, train_and_evaluate, export) prints its falling loss.
+# --record-clipping: the script's tf.clip_by_global_norm also writes tf1clip/ summaries, which `tf1clip report`
+# plots. Each run starts from scratch (a second `make demo` would otherwise resume the first's checkpoints).
 demo: $(STAMP)
-	$(VENV)/bin/tf1clip run examples/legacy/char_rnn_train.py --save_dir build/char_rnn
+	@rm -rf build/char_rnn build/estimator build/report
+	$(VENV)/bin/tf1clip run --record-clipping examples/legacy/char_rnn_train.py --save_dir build/char_rnn --log_every 25
 	$(VENV)/bin/tf1clip run examples/legacy/char_rnn_sample.py --save_dir build/char_rnn
 	$(VENV)/bin/tf1clip run examples/legacy/estimator_train.py --model_dir build/estimator
+	$(VENV)/bin/tf1clip report build/char_rnn/logs --out build/report
+	@echo "demo: done. Results:"
+	@echo "  build/char_rnn    the char-rnn checkpoints and TensorBoard logs (tensorboard --logdir build/char_rnn/logs)"
+	@echo "  build/estimator   the estimator's checkpoints, evaluation and exported SavedModel (export/)"
+	@echo "  build/report      tf1clip report's figures of the char-rnn run's gradient norm (*.png)"
 
 test: $(STAMP) oracle-if-available
 	$(PY) -m pytest -n 2 -q tests

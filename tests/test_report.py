@@ -2,6 +2,7 @@
 and TF2) and by optimize_loss."""
 
 import os
+import re
 import struct
 
 import numpy as np
@@ -135,7 +136,9 @@ def test_report_errors_name_the_problem(tmp_path, capsys):
 def test_tf1clip_report_is_a_cli_subcommand(graph_run, tmp_path, capsys):
   from tf1clip import cli  # pylint: disable=import-outside-toplevel
   assert cli.main(["report", graph_run, "--out", str(tmp_path)]) == 0
-  assert "clip rate" in capsys.readouterr().out
+  captured = capsys.readouterr()
+  assert "clip rate" in captured.out
+  assert re.search(r"reading 1 event directory .* 1/1 \d+:\d\d:\d\d", captured.err), captured.err  # progress
 
 
 def test_report_out_onto_an_existing_file_is_a_usage_error_before_reading(tmp_path, capsys, monkeypatch):
@@ -162,3 +165,56 @@ def test_report_marks_sparse_records_and_an_unreliable_suggestion(tmp_path):
   assert not r.reliable and "UNRELIABLE, only 3 recorded norms" in r.format()
   assert report._sparse(r) == "3 recorded steps of 281 (278 steps without a record)"  # pylint: disable=protected-access
   np.testing.assert_array_equal(r.threshold, [1.0, 1.0, 1.0])  # in force on the unclipped step too
+
+
+RECORDED_SCRIPT = '''
+import tensorflow as tf
+g = tf.placeholder(tf.float32, [2])
+w = tf.Variable([0.0, 0.0])
+grads, norm = tf.clip_by_global_norm([g], %(clip)r)
+train = tf.train.GradientDescentOptimizer(0.1).apply_gradients([(grads[0], w)])
+tf.summary.scalar("norm", norm)
+merged = tf.summary.merge_all()
+writer = tf.summary.FileWriter(%(logdir)r)
+with tf.Session() as sess:
+  sess.run(tf.global_variables_initializer())
+  for i, n in enumerate(%(norms)r):
+    s, clipped, _ = sess.run([merged, grads[0], train], {g: [n * 0.6, n * 0.8]})
+    writer.add_summary(s, i)
+    print("clipped %%d %%r" %% (i, clipped.tolist()))
+writer.close()
+'''
+
+
+@pytest.mark.parametrize("record", [True, False])
+def test_run_record_clipping_gives_an_unchanged_script_a_report(tmp_path, record):
+  # A TF1 script that clips the TF1 way (tf.clip_by_global_norm) and writes merge_all(): under
+  # `tf1clip run --record-clipping` its events hold the norm, threshold and clipped flags, the values it
+  # computes are TF's own either way, and without the flag it records nothing of tf1clip's.
+  import subprocess
+  import sys
+  norms = [float(n) for n in NORMS[:12]]
+  logdir = str(tmp_path / "logs")
+  script = tmp_path / "clip_tf1.py"
+  script.write_text(RECORDED_SCRIPT % {"clip": CLIP, "logdir": logdir, "norms": norms})
+  flags = ["--record-clipping"] if record else []
+  proc = subprocess.run([sys.executable, "-m", "tf1clip", "run", *flags, str(script)], capture_output=True,
+                        text=True, timeout=300, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2"))
+  assert proc.returncode == 0, proc.stderr
+  printed = [eval(line.split(" ", 2)[2]) for line in proc.stdout.splitlines()]  # pylint: disable=eval-used
+  for n, clipped in zip(norms, printed):
+    scale = min(1.0, CLIP / n)
+    np.testing.assert_allclose(clipped, [n * 0.6 * scale, n * 0.8 * scale], rtol=1e-6)
+  scalars = report._load_scalars(report._event_dirs(logdir)[0])
+  np.testing.assert_allclose(scalars["norm"][1], norms, rtol=1e-5)  # the script's own summary
+  if not record:
+    assert sorted(scalars) == ["norm"]
+    return
+  np.testing.assert_allclose(scalars["tf1clip/global_norm"][1], norms, rtol=1e-5)
+  np.testing.assert_allclose(scalars["tf1clip/clip_threshold"][1], [CLIP] * len(norms))
+  np.testing.assert_array_equal(scalars["tf1clip/clipped"][1], [float(n > CLIP) for n in norms])
+  np.testing.assert_allclose(scalars["tf1clip/clipped_global_norm"][1], np.minimum(norms, CLIP), rtol=1e-5)
+  made = report.make_report(logdir, str(tmp_path / "report"))
+  np.testing.assert_array_equal(made.clipped, [n > CLIP for n in norms])
+  np.testing.assert_allclose(made.threshold, [CLIP] * len(norms))
+  assert all(os.path.getsize(f) > 0 for f in made.files)

@@ -11,6 +11,7 @@ provided), regenerate the golden files with `python tests/test_upgrade.py --rege
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -228,9 +229,13 @@ def test_check_run_agrees_on_the_rewritten_gradients(tmp_path, capsys):
   out = tmp_path / "upgraded.py"
   status = cli.main(["upgrade", os.path.join(FIXTURES, "gradients.py"), "--out", str(out), "--stage", "2",
                      "--check-run", "--out_dir {tmp} --steps 2"])
-  report = capsys.readouterr().out
+  captured = capsys.readouterr()
+  report = captured.out
   assert status == 0, report
   assert "check-run: 17 variables agree" in report
+  # each run's progress (rich; off a terminal, one closing line each): its name, output lines, time
+  runs = re.findall(r"(original \(tf1clip run\)|upgraded \(python\)) \d+ lines \d+:\d\d:\d\d", captured.err)
+  assert runs == ["original (tf1clip run)", "upgraded (python)"], captured.err
   assert out.read_text() == _read("gradients.stage2.py")
 
 
@@ -250,7 +255,7 @@ def test_check_run_fails_on_a_difference_above_tolerance(tmp_path, monkeypatch):
     directory.mkdir()
     _write_checkpoint(str(directory), {"w": w, "step": 3})
     results[label] = (Finished(), str(directory))
-  monkeypatch.setattr(upgrade_cli, "_run", lambda mode, script, args, seed: results[
+  monkeypatch.setattr(upgrade_cli, "_run", lambda mode, script, args, seed, label=None: results[
       "original" if mode == "run" else "upgraded"])
   out = io.StringIO()
   assert upgrade_cli.check_run("a.py", "b.py", ["--dir", "{tmp}"], out=out) == 1

@@ -24,12 +24,18 @@ def _build_parser():
 
   run = sub.add_parser(
       "run", help="run a TF1 script unchanged: `tf1clip run script.py [args...]` (or -m module, -c code)",
-      usage="tf1clip run script.py [args...] | -m module [args...] | -c code [args...] | notebook.ipynb",
+      usage="tf1clip run [--verbose] [--record-clipping] script.py [args...] | -m module [args...] | "
+      "-c code [args...] | notebook.ipynb",
       description="Runs legacy TF1 code unchanged on current TensorFlow, as python would (same argv, "
       "exit status and tracebacks): `import tensorflow` in the script and the user's modules next to it "
       "gets the TF1 API (graph mode, tf.contrib, tf.Session, tf.estimator), NumPy and SciPy the names the "
       "code was written for; third-party libraries keep TensorFlow 2. `-m` and `-c` have python's "
       "meaning; a .ipynb runs its code cells in order. See docs/legacy.md.")
+  run.add_argument("--verbose", action="store_true",
+                   help="keep TensorFlow's C++ start-up lines and every deprecation notice (TF1CLIP_TF_LOG=1)")
+  run.add_argument("--record-clipping", action="store_true",
+                   help="the script's tf.clip_by_global_norm also writes the norm, the threshold and whether "
+                   "it clipped under tf1clip/ in the summaries merge_all collects (for `tf1clip report`)")
   run.add_argument("script", nargs="?", help="path of the Python script (or notebook) to run")
   run.add_argument("script_args", nargs=argparse.REMAINDER,
                    help="arguments passed to the script as sys.argv[1:]")
@@ -96,11 +102,27 @@ def _build_parser():
   return parser
 
 
+# `tf1clip run` options (before the script) -> the environment variable each sets.
+RUN_OPTIONS = {
+    # TensorFlow's start-up lines and every deprecation notice (compat.quiet, compat.deprecation_notices)
+    "--verbose": ("TF1CLIP_TF_LOG", "1"),
+    # the script's tf.clip_by_global_norm also writes tf1clip/ summaries (summaries.recording_clip_by_global_norm)
+    "--record-clipping": ("TF1CLIP_RECORD_CLIPPING", "1"),
+}
+
+
 def main(argv=None):
   """Entry point of the `tf1clip` console script; returns the process exit code."""
+  if argv is None:
+    # As the `tf1clip` command (not a call from Python): every subcommand that loads TensorFlow (report,
+    # parity, doctor, ...) starts without its C++ start-up lines; `run` installs the same filter itself.
+    from tf1clip.compat import quiet
+    quiet.install()
   argv = sys.argv[1:] if argv is None else list(argv)
-  if argv[:1] == ["run"] and "--verbose" in argv[1:2]:
-    os.environ["TF1CLIP_TF_LOG"] = "1"  # TensorFlow's start-up lines too (compat.quiet)
+  while argv[:1] == ["run"] and argv[1:2] and argv[1] in RUN_OPTIONS:
+    # Options of `run` itself come before the script; they reach the runner (and its children) as environment.
+    name, value = RUN_OPTIONS[argv[1]]
+    os.environ[name] = value
     argv = ["run"] + argv[2:]
   if len(argv) > 2 and argv[0] == "run" and argv[1] in ("-m", "-c"):
     # python's own spellings: everything after the module name / the code goes to it verbatim.

@@ -27,6 +27,8 @@ import sys
 
 import numpy as np
 
+from tf1clip import progress
+
 # tag patterns (a scope may precede them; TF1 appends _1, _2 to a tag created twice)
 _SUFFIX = r"(_\d+)?$"
 PATTERNS = {
@@ -167,13 +169,14 @@ def _check_percentile(percentile):
   return float(percentile)
 
 
-def read_run(logdir, percentile=10.0):
+def read_run(logdir, percentile=10.0, show_progress=False):
   """Reads a run's gradient norms; returns a `Report` without files.
 
   Args:
     logdir: a directory holding event files (searched recursively; the first directory
       with a gradient norm tag is used).
     percentile: the AutoClip percentile for the suggested threshold, in [0, 100].
+    show_progress: count the event directories read on stderr (tf1clip.progress; the CLI's).
 
   Returns:
     A `Report` (``files`` empty).
@@ -188,6 +191,9 @@ def read_run(logdir, percentile=10.0):
   dirs = _event_dirs(logdir)
   if not dirs:
     raise ValueError("LOGDIR %r holds no event files (events.out.tfevents.*)" % (logdir,))
+  if show_progress:
+    dirs = progress.over(dirs, "reading %d event director%s" % (len(dirs), "y" if len(dirs) == 1 else "ies"),
+                         file=sys.stderr)
   for run_dir in dirs:
     scalars = _load_scalars(run_dir)
     norm = _find(scalars, "norm")
@@ -314,7 +320,7 @@ def check_out(out):
                      % out)
 
 
-def make_report(logdir, out="tf1clip_report", percentile=10.0):
+def make_report(logdir, out="tf1clip_report", percentile=10.0, show_progress=False):
   """Reads a run and writes its PNGs (and an HTML page when `out` ends in .html).
 
   Args:
@@ -323,6 +329,7 @@ def make_report(logdir, out="tf1clip_report", percentile=10.0):
       in ``.html``: the page, with ``<name>_global_norm.png`` and
       ``<name>_norm_histogram.png`` beside it.
     percentile: the AutoClip percentile for the suggestion.
+    show_progress: see `read_run`.
 
   Returns:
     The `Report`, with ``files`` set.
@@ -330,7 +337,7 @@ def make_report(logdir, out="tf1clip_report", percentile=10.0):
   Raises:
     ValueError: see `read_run`.
   """
-  report = read_run(logdir, percentile)
+  report = read_run(logdir, percentile, show_progress)
   if out.endswith(".html"):
     directory = os.path.dirname(os.path.abspath(out))
     prefix = os.path.splitext(os.path.basename(out))[0] + "_"
@@ -376,7 +383,7 @@ def main(argv):
     return 2
   try:
     check_out(args.out)  # before reading anything: a bad --out must not cost the read
-    report = make_report(args.logdir, args.out, args.percentile)
+    report = make_report(args.logdir, args.out, args.percentile, show_progress=True)
   except ValueError as e:
     print("tf1clip report: error: %s" % e, file=sys.stderr)
     return 2

@@ -325,6 +325,27 @@ def record_accumulation(micro_step, num_micro_batches, step=None):
 PER_VARIABLE = "per_variable"
 
 
+def recording_clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
+  """`tf.compat.v1.clip_by_global_norm` that also writes its norm, threshold and clipped flag (graph mode).
+
+  Served as a legacy script's `tf.clip_by_global_norm` by `tf1clip run --record-clipping`
+  (TF1CLIP_RECORD_CLIPPING=1), so a script that clips the TF1 way gets a `tf1clip report` without an edit:
+  ``tf1clip/global_norm`` (the norm it measured, or `use_norm`), ``tf1clip/clipped_global_norm``,
+  ``tf1clip/clipped`` and ``tf1clip/clip_threshold``, in the ``SUMMARIES`` collection the script's
+  ``merge_all()`` fetches. The returned values are TF's own, unchanged. Inside a ``tf.cond`` or
+  ``tf.while_loop`` nothing is recorded (a summary op there could not be fetched).
+  """
+  clipped_list, norm = tf.compat.v1.clip_by_global_norm(t_list, clip_norm, use_norm=use_norm, name=name)
+  if _graph_mode() and not _in_control_flow():
+    norm_f = tf.cast(norm, tf.float32)
+    threshold = tf.cast(clip_norm, tf.float32)
+    write_scalars({TAGS["global_norm"]: norm_f,
+                   TAGS["clipped_global_norm"]: tf.minimum(norm_f, threshold),
+                   TAGS["clipped"]: tf.cast(norm_f > threshold, tf.float32),
+                   TAGS["clip_threshold"]: threshold})
+  return clipped_list, norm
+
+
 def check_summaries(summaries, arg="summaries"):
   """Checks a wrapper's ``summaries=`` argument: None, True, False or ``"per_variable"``.
 

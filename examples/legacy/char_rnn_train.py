@@ -34,6 +34,7 @@ flags.DEFINE_integer("seq_length", 32, "RNN sequence length")
 flags.DEFINE_integer("num_epochs", 50, "number of epochs")
 flags.DEFINE_integer("max_steps", 0, "stop after this many steps (0: run all epochs)")
 flags.DEFINE_integer("save_every", 100, "save frequency (steps)")
+flags.DEFINE_integer("log_every", 1, "print the loss of every this many steps (and of the last)")
 flags.DEFINE_float("grad_clip", 5.0, "clip gradients at this global norm")
 flags.DEFINE_float("learning_rate", 0.004, "learning rate")
 flags.DEFINE_float("decay_rate", 0.98, "decay rate of the learning rate per epoch")
@@ -125,8 +126,9 @@ def main(_):
         writer.add_summary(summ, step)
         step += 1
         end = time.time()
-        print("{}/{} (epoch {}), train_loss = {:.3f}, grad_norm = {:.2f}, time/batch = {:.3f}"
-              .format(step, total, e, train_loss, norm, end - start))
+        if step % FLAGS.log_every == 0 or step == total:
+          print("{}/{} (epoch {}), train_loss = {:.3f}, grad_norm = {:.2f}, time/batch = {:.3f}"
+                .format(step, total, e, train_loss, norm, end - start))
         if step % FLAGS.save_every == 0 or step == total:
           saver.save(sess, checkpoint_path, global_step=step)
           print("model saved to {}".format(checkpoint_path))

@@ -1,6 +1,7 @@
-"""TensorFlow's C++ start-up lines, kept out of a legacy run's stderr (`TF1CLIP_TF_LOG=1` / `--verbose` keeps them).
+"""TensorFlow's C++ start-up lines, kept out of tf1clip's stderr (`TF1CLIP_TF_LOG=1` / `run --verbose` keeps them).
 
-Place in the data flow (DESIGN.md): compat.runner.prepare -> **compat.quiet**. Importing TensorFlow 2.21 prints,
+Place in the data flow (DESIGN.md): cli.main (every command) and compat.runner.prepare (run, exec's children,
+notebooks) -> **compat.quiet**. Importing TensorFlow 2.21 prints,
 from C++ and twice (two shared libraries), lines a TF1 user never saw and that no environment variable turns
 off (TF_CPP_MIN_LOG_LEVEL does not reach the ones logged before absl is initialised): "WARNING: All log
 messages before absl::InitializeLog() ...", "I0000 ... port.cc ... oneDNN custom operations are on",

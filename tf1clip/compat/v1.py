@@ -110,6 +110,10 @@ _REPLACEMENTS = {
     "nn": lambda: _Namespace(__name__ + ".nn", _V1.nn, {
         "rnn_cell": _import(_surface.TF_KERAS_MODULES["nn.rnn_cell"])}),
     "examples": lambda: _served_namespace("examples"),
+    # `tf1clip run --record-clipping`: TF's own function, also writing tf1clip/ summaries for `tf1clip report`.
+    "clip_by_global_norm": lambda: (
+        _importlib.import_module("tf1clip.summaries").recording_clip_by_global_norm
+        if _os.environ.get("TF1CLIP_RECORD_CLIPPING") == "1" else _V1.clip_by_global_norm),
     # TF's own class with the chief's end-of-training hang removed (tf1clip.replicas explains it).
     "train": lambda: _Namespace(__name__ + ".train", _V1.train, {
         "SyncReplicasOptimizer": lambda: _importlib.import_module(

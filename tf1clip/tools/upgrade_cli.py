@@ -28,7 +28,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 
+from tf1clip import progress
 from tf1clip.tools import check
 from tf1clip.tools import check_project
 from tf1clip.tools import upgrade
@@ -208,15 +210,27 @@ def _newest_checkpoint(directory):
   return None if found is None else found[:-len(".index")]
 
 
-def _run(mode, script, args, seed):
+def _run(mode, script, args, seed, label=None):
+  """Runs one side under tools.seeded_run, its output lines counted on stderr (tf1clip.progress)."""
   tmp = tempfile.mkdtemp(prefix="tf1clip_check_run_")
   argv = [a.replace("{tmp}", tmp) for a in args]
   env = dict(os.environ, PYTHONHASHSEED="0", TF_DETERMINISTIC_OPS="1",
              TF_CPP_MIN_LOG_LEVEL=os.environ.get("TF_CPP_MIN_LOG_LEVEL", "2"))
-  process = subprocess.run(
+  with subprocess.Popen(
       [sys.executable, "-m", "tf1clip.tools.seeded_run", mode, str(seed), script] + argv,
-      capture_output=True, text=True, env=env, check=False)
-  return process, tmp
+      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) as child:
+    # stderr drains on a thread (a full pipe would stall the child); stdout is counted as it comes.
+    errors = []
+    drain = threading.Thread(target=lambda: errors.append(child.stderr.read()), daemon=True)
+    drain.start()
+    lines = []
+    with progress.following(label or "%s (%s)" % (os.path.basename(script), mode), file=sys.stderr) as line:
+      for text in child.stdout:
+        lines.append(text)
+        line(text)
+      child.wait()
+    drain.join()
+  return subprocess.CompletedProcess(child.args, child.returncode, "".join(lines), "".join(errors)), tmp
 
 
 def compare_checkpoints(original, upgraded, rtol=1e-5, atol=1e-6):
@@ -266,7 +280,7 @@ def check_run(original, upgraded, args, seed=0, rtol=1e-5, out=None):
   runs = {}
   for label, mode, script in (("original (tf1clip run)", "run", original),
                               ("upgraded (python)", "python", upgraded)):
-    process, tmp = _run(mode, script, args, seed)
+    process, tmp = _run(mode, script, args, seed, label)
     runs[label] = (process, tmp)
     if process.returncode != 0:
       print("check-run: the %s exited with %d:\n%s" % (label, process.returncode,
