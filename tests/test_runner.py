@@ -209,3 +209,17 @@ def test_tensorflows_cpp_start_up_lines_are_off_unless_asked_for(tmp_path):
                         text=True, env=env)
   assert loud.returncode == 0 and "absl::InitializeLog" in loud.stderr and "oneDNN" in loud.stderr
   assert "failed call to cuInit" not in loud.stderr  # replaced by tf1clip's one plain line, where there is no GPU
+
+
+def test_the_shutdown_rendezvous_lines_are_dropped_and_real_errors_kept(monkeypatch):
+  from tf1clip.compat import quiet  # pylint: disable=import-outside-toplevel
+  monkeypatch.delenv("TF1CLIP_TF_LOG", raising=False)
+  lines = [b"W0000 00:00:1795641780.256617   16321 local_rendezvous.cc:412] Local rendezvous is aborting with "
+           b"status: CANCELLED: TakeGrad operation was cancelled\n",
+           b"\t [[{{node mnist_sync_replicas/ResourceAccumulatorTakeGradient_1}}]] [type.googleapis.com/x='']\n",
+           b"worker 0: done\n",
+           b"\t [[{{node a_real_error_context}}]]\n",  # not after a dropped line: kept
+           b"E0000 00:00:1795641780.2 16321 session.cc:1] Internal: a real error\n"]
+  assert quiet._kept(lines, {}) == lines[2] + lines[3] + lines[4]  # pylint: disable=protected-access
+  monkeypatch.setenv("TF1CLIP_TF_LOG", "1")
+  assert quiet._kept(lines, {}) == b"".join(lines)  # pylint: disable=protected-access

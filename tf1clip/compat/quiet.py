@@ -7,6 +7,8 @@ off (TF_CPP_MIN_LOG_LEVEL does not reach the ones logged before absl is initiali
 messages before absl::InitializeLog() ...", "I0000 ... port.cc ... oneDNN custom operations are on",
 "... cudart_stub.cc ... Could not find cuda drivers", "... cpu_feature_guard.cc ..." and its "To enable the
 following instructions" line, and on a machine without a GPU an error-level "E0000 ... failed call to cuInit".
+At shutdown, a session or server cancels its pending receives with "W... local_rendezvous.cc ... Local
+rendezvous is aborting with status: CANCELLED" lines (TF 1.15 was silent there); those go too.
 
 `install()` puts a filter on file descriptor 2 (where C++ writes): a pipe read by a thread that drops exactly
 those lines and passes everything else through unchanged, line by line (the script's own warnings,
@@ -30,6 +32,12 @@ _NOISE = re.compile(
     rb"|To enable the following instructions: .*, in other operations, rebuild TensorFlow with the appropriate "
     rb"compiler flags\."
     rb"|E\d{4} [0-9:. ]+\d+ cuda_(platform|executor|diagnostics)\.cc:\d+\] failed call to cuInit.*)\r?$")
+# A session or server that shuts down cancels its pending receives: a W line per cancelled rendezvous (and a
+# "\t [[{{node ...}}]]" line after some), printed after a successful run (ps tasks, ptb_word_lm's queues).
+_RENDEZVOUS = re.compile(
+    rb"^W\d{4} [0-9:. ]+\d+ local_rendezvous\.cc:\d+\] Local rendezvous is aborting with status: "
+    rb"(CANCELLED|ABORTED): .*\r?$")
+_CONTINUATION = re.compile(rb"^\t \[\[\{\{node .*\r?$")
 _CUINIT = re.compile(rb"failed call to cuInit")
 NO_GPU_LINE = b"tf1clip: no GPU here (CUDA could not initialise); TensorFlow runs on the CPU\n"
 _state = {}
@@ -40,13 +48,23 @@ def verbose():
   return os.environ.get("TF1CLIP_TF_LOG", "").lower() in ("1", "true", "yes", "all")
 
 
-def keep(line):
-  """The bytes to write for one stderr line (b"" to drop it)."""
-  if not _NOISE.match(line.rstrip(b"\n")):
+def keep(line, after_dropped=False):
+  """The bytes to write for one stderr line (b"" to drop it); `after_dropped`: the line before was dropped."""
+  bare = line.rstrip(b"\n")
+  if not (_NOISE.match(bare) or _RENDEZVOUS.match(bare) or (after_dropped and _CONTINUATION.match(bare))):
     return line
   if verbose():
     return NO_GPU_LINE if _CUINIT.search(line) else line
   return b""
+
+
+def _kept(lines, state):
+  out = []
+  for line in lines:
+    kept = keep(line, state.get("dropped", False))
+    state["dropped"] = not kept
+    out.append(kept)
+  return b"".join(out)
 
 
 def install():
@@ -69,6 +87,7 @@ def install():
 
 def _forward(read_end, original):
   pending = b""
+  state = {}
   while True:
     try:
       chunk = os.read(read_end, 65536)
@@ -78,11 +97,11 @@ def _forward(read_end, original):
       break
     pending += chunk
     *lines, pending = pending.split(b"\n")
-    out = b"".join(keep(line + b"\n") for line in lines)
+    out = _kept([line + b"\n" for line in lines], state)
     if out:
       os.write(original, out)
   if pending:
-    os.write(original, keep(pending))
+    os.write(original, _kept([pending], state))
 
 
 def _restore():
