@@ -12,14 +12,16 @@ from rich import progress as progress_lib
 
 
 def _progress(file, total_known):
+  console = console_lib.Console(file=file, highlight=False)
   columns = [progress_lib.SpinnerColumn(), progress_lib.TextColumn("{task.description}")]
   if total_known:
-    columns += [progress_lib.BarColumn(), progress_lib.MofNCompleteColumn()]
+    columns += [progress_lib.BarColumn(bar_width=20), progress_lib.MofNCompleteColumn()]
   else:
     columns += [progress_lib.TextColumn("{task.completed} lines")]
-  columns += [progress_lib.TimeElapsedColumn(), progress_lib.TextColumn("{task.fields[last]}")]
-  return progress_lib.Progress(*columns, console=console_lib.Console(file=file, highlight=False),
-                               transient=False)
+  columns.append(progress_lib.TimeElapsedColumn())
+  if console.is_terminal:  # the child's last line, live; a log gets the closing line only
+    columns.append(progress_lib.TextColumn("{task.fields[last]}"))
+  return progress_lib.Progress(*columns, console=console, transient=False)
 
 
 def over(items, description, file=None):
