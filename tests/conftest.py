@@ -10,7 +10,14 @@ os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
 
 import hypothesis
 import pytest
-import tensorflow as tf
+
+from tf1clip.compat import quiet
+
+# TensorFlow's C++ start-up lines (printed by every test process, below pytest's pass line) go, as under
+# `tf1clip run`; TF1CLIP_TF_LOG=1 keeps them.
+quiet.install()
+
+import tensorflow as tf  # pylint: disable=g-import-not-at-top,wrong-import-position
 
 # TF graph construction is slow compared with hypothesis' default deadline.
 hypothesis.settings.register_profile(
