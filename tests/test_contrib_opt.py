@@ -155,3 +155,49 @@ def test_multitask_wrapper_is_an_optimizer_that_nests_inside_clip_gradients_by_n
   np.testing.assert_allclose(sess.run(a), [3.0 - 0.3, 4.0 - 0.4], rtol=1e-6)
   np.testing.assert_array_equal(sess.run(b), [1.0])
   np.testing.assert_array_equal(sess.run(wrapped.get_slot(b, "momentum")), [0.0])
+
+
+@pytest.mark.parametrize("make", [lambda: opt.AddSignOptimizer(0.1, beta=0.8),
+                                  lambda: opt.PowerSignOptimizer(0.1, base=2.0, beta=0.8)],
+                         ids=["addsign", "powersign"])
+def test_sign_optimizers_take_a_sparse_gradient_on_a_resource_variable_as_on_a_ref_one(sess, make):
+  # TF 1.15 had no sparse update for resource variables here (NotImplementedError); tf1clip's is the ref one.
+  ids = tf.constant([1, 4, 1])
+  weights = tf.constant([[0.5], [-2.0], [0.25]])
+  trains, variables = [], []
+  for use_resource in (False, True):
+    emb = _variable("emb_%s" % use_resource, INIT, use_resource)
+    loss = tf.reduce_sum(tf.nn.embedding_lookup(emb, ids) * weights)
+    trains.append(make().minimize(loss, var_list=[emb]))
+    variables.append(emb)
+  sess.run(V1.global_variables_initializer())
+  for _ in range(3):
+    sess.run(trains)
+  ref, resource = sess.run(variables)
+  np.testing.assert_allclose(resource, ref, rtol=1e-6)
+  assert not np.allclose(ref, INIT)  # it moved
+  np.testing.assert_array_equal(ref[[0, 2, 3, 5]], INIT[[0, 2, 3, 5]])  # only the looked-up rows
+
+
+def test_contrib_opt_wrappers_refuse_what_is_not_an_optimizer():
+  with pytest.raises(TypeError, match="opt must be a tf.train.Optimizer"):
+    opt.VariableClippingOptimizer("sgd", {}, 1.0)
+  with pytest.raises(TypeError, match="opt must be a tf.train.Optimizer"):
+    opt.MovingAverageOptimizer(None)
+  with pytest.raises(TypeError, match="base_optimizer must be a tf.train.Optimizer subclass"):
+    opt.extend_with_decoupled_weight_decay(V1.train.AdamOptimizer(0.1))
+
+
+def test_adamw_keeps_its_slots_with_the_variable_under_a_gpu_device_scope(graph):
+  # GPU-agnostic: nothing is pinned to a CPU; the slots are colocated with their variable.
+  with tf.device("/GPU:0"):
+    w = _variable("w", INIT, True)
+  adamw = opt.AdamWOptimizer(0.01, learning_rate=0.1)
+  train = adamw.minimize(tf.reduce_sum(w * w))
+  for name in ("m", "v"):
+    assert adamw.get_slot(w, name).device == w.device
+  config = V1.ConfigProto(allow_soft_placement=True)
+  with V1.Session(graph=graph, config=config) as session:
+    session.run(V1.global_variables_initializer())
+    session.run(train)
+    np.testing.assert_allclose(session.run(w), INIT * (1 - 0.01) - 0.1 * np.sign(INIT), atol=1e-4)

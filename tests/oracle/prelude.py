@@ -60,9 +60,10 @@ def case(key):
     report(key + ":error", type(e).__name__)
 
 
-def init_from_numpy(sess, seed=0, scale=0.1):
+def init_from_numpy(sess, seed=0, scale=0.1, var_list=None):
+  """Loads seeded values (from the variable's name) into `var_list` (default: every global variable)."""
   import tensorflow as _tf
-  for v in sorted(_tf.compat.v1.global_variables(), key=lambda v: v.name):
+  for v in sorted(_tf.compat.v1.global_variables() if var_list is None else var_list, key=lambda v: v.name):
     shape = v.shape.as_list()
     rng = _np.random.RandomState((seed + _zlib.crc32(v.op.name.encode())) % (2 ** 31))
     dtype = v.dtype.base_dtype.as_numpy_dtype

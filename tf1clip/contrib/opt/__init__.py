@@ -1,12 +1,27 @@
-"""`tf.contrib.opt`: LazyAdamOptimizer, MultitaskOptimizerWrapper and clip_gradients_by_global_norm.
+"""`tf.contrib.opt`: TF 1.15's optimizers that training code used, with TF 1.15's semantics and slot names.
+
+LazyAdamOptimizer, MultitaskOptimizerWrapper and clip_gradients_by_global_norm; AdamWOptimizer,
+MomentumWOptimizer, DecoupledWeightDecayExtension and extend_with_decoupled_weight_decay (weight_decay);
+NadamOptimizer and AdaMaxOptimizer (adam_variants); AddSignOptimizer and PowerSignOptimizer (sign);
+VariableClippingOptimizer; MovingAverageOptimizer.
 
 Place in the data flow (DESIGN.md): clipping / tf.compat.v1.train <- **contrib.opt** <- compat <-
 cli. Any other name raises ContribNotProvidedError with a replacement.
 """
 
 from tf1clip.contrib import catalog
+from tf1clip.contrib.opt.adam_variants import AdaMaxOptimizer
+from tf1clip.contrib.opt.adam_variants import NadamOptimizer
 from tf1clip.contrib.opt.lazy_adam import LazyAdamOptimizer
+from tf1clip.contrib.opt.moving_average import MovingAverageOptimizer
 from tf1clip.contrib.opt.multitask import MultitaskOptimizerWrapper
 from tf1clip.contrib.opt.multitask import clip_gradients_by_global_norm
+from tf1clip.contrib.opt.sign import AddSignOptimizer
+from tf1clip.contrib.opt.sign import PowerSignOptimizer
+from tf1clip.contrib.opt.variable_clipping import VariableClippingOptimizer
+from tf1clip.contrib.opt.weight_decay import AdamWOptimizer
+from tf1clip.contrib.opt.weight_decay import DecoupledWeightDecayExtension
+from tf1clip.contrib.opt.weight_decay import MomentumWOptimizer
+from tf1clip.contrib.opt.weight_decay import extend_with_decoupled_weight_decay
 
 __getattr__ = catalog.missing_attribute_hook("tf.contrib.opt")
