@@ -7,7 +7,7 @@ from harness import assert_same, requires_tf115, run_both
 ORACLE_TESTED = tuple("tf.contrib.opt." + n for n in (
     "AdamWOptimizer", "MomentumWOptimizer", "DecoupledWeightDecayExtension", "extend_with_decoupled_weight_decay",
     "NadamOptimizer", "AdaMaxOptimizer", "AddSignOptimizer", "PowerSignOptimizer", "VariableClippingOptimizer",
-    "MovingAverageOptimizer"))
+    "MovingAverageOptimizer", "ScipyOptimizerInterface", "ExternalOptimizerInterface"))
 
 SNIPPET = r'''
 import numpy as np
@@ -122,3 +122,55 @@ def test_contrib_opt_optimizers_match_tf115():
   assert_same(tf115, ours, rtol=2e-5, atol=1e-6, keys=[k for k in tf115 if k != "errors"])
   # the swapped checkpoint holds the averages under the variables' names
   assert ours["swapped"]["avg/w"].tolist() == ours["values"]["avg/w/ExponentialMovingAverage"].tolist()
+
+
+SCIPY_SNIPPET = r'''
+import numpy as np
+import tensorflow as tf
+opt_lib = tf.contrib.opt
+target = tf.placeholder(tf.float32, [3])
+x = tf.Variable([1.0, 2.0, 3.0], name="x")
+y = tf.Variable([[0.5, -0.5]], name="y")
+unused = tf.Variable(7.0, name="unused")  # in var_list, not reached by the loss: zero gradient, unchanged
+loss = tf.reduce_sum(tf.square(x - target)) + tf.reduce_sum(tf.square(y - 2.0)) + tf.reduce_sum(x * y[0, 0])
+bounded = opt_lib.ScipyOptimizerInterface(loss, var_list=[x, y, unused],
+                                          var_to_bounds={x: (-1.0, [0.5, 10.0, 10.0])}, options={"maxiter": 50})
+constrained = opt_lib.ScipyOptimizerInterface(loss, var_list=[x, y], method="SLSQP",
+                                              equalities=[tf.reduce_sum(x) - 1.0], inequalities=[y[0, 1] - 2.5])
+base = opt_lib.ExternalOptimizerInterface(loss, var_list=[x])
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    errors = {}
+    feed = {target: [3.0, -1.0, 0.25]}
+    for key, kwargs in (("bounds_kwarg", {"bounds": [(0, 1)]}), ("jac_kwarg", {"jac": False})):
+        try:
+            opt_lib.ScipyOptimizerInterface(loss, var_list=[x], **kwargs).minimize(sess, feed_dict=feed)
+            errors[key] = "no error"
+        except Exception as e:
+            errors[key] = "%s: %s" % (type(e).__name__, e)
+    try:
+        base.minimize(sess, feed_dict=feed)
+    except Exception as e:
+        errors["external_base"] = type(e).__name__
+    report("errors", errors)
+    losses, steps = [], []
+    bounded.minimize(sess, feed_dict={target: [3.0, -1.0, 0.25]}, fetches=[loss],
+                     loss_callback=lambda l: losses.append(float(l)), step_callback=lambda xk: steps.append(1))
+    report("bounded", sess.run([x, y, unused]))
+    report("bounded_calls", [len(losses) > 3, len(steps) > 1, losses[-1] <= losses[0]])
+    sess.run(tf.global_variables_initializer())
+    constrained.minimize(sess, feed_dict={target: [3.0, -1.0, 0.25]})
+    report("constrained", sess.run([x, y]))
+'''
+
+
+@requires_tf115
+def test_scipy_optimizer_interface_matches_tf115():
+  tf115, ours = run_both(SCIPY_SNIPPET)
+  assert tf115["errors"]["external_base"] == "NotImplementedError"
+  assert "Bounds must be set using the var_to_bounds argument" in tf115["errors"]["bounds_kwarg"]
+  assert "'jac' is set automatically" in tf115["errors"]["jac_kwarg"]
+  assert tf115["bounded_calls"] == [True, True, True]
+  # different SciPy releases (1.1 under TF 1.15, the pinned one here): the same minimizer, to the solvers'
+  # tolerance
+  assert_same(tf115, ours, rtol=1e-4, atol=1e-4)

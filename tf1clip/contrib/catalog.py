@@ -259,6 +259,8 @@ PROVIDED = {
     "tf.contrib.opt.PowerSignOptimizer": _PORT + "; TF's ApplyPowerSign kernel",
     "tf.contrib.opt.VariableClippingOptimizer": _PORT,
     "tf.contrib.opt.MovingAverageOptimizer": _PORT + "; tf.compat.v1.train.ExponentialMovingAverage inside",
+    "tf.contrib.opt.ScipyOptimizerInterface": _PORT + "; scipy.optimize.minimize (L-BFGS-B by default)",
+    "tf.contrib.opt.ExternalOptimizerInterface": _PORT,
     # contrib.training
     "tf.contrib.training.HParams": _PORT + " (without the protocol-buffer methods)",
     # contrib.graph_editor: ours, on tf.Graph / tf.Operation (in_place.py holds the private calls)
@@ -598,7 +600,6 @@ UNSUPPORTED = {
     "tf.contrib.nccl": "tf.distribute.NcclAllReduce",
     "tf.contrib.nn": "tf.nn",
     "tf.contrib.opt": "tf.compat.v1.train optimizers, or Keras optimizers",
-    "tf.contrib.opt.ScipyOptimizerInterface": "scipy.optimize with gradients from a tf.Session",
     "tf.contrib.optimizer_v2": "tf.keras.optimizers",
     "tf.contrib.predictor": "tf.saved_model.load",
     "tf.contrib.quantize": "tensorflow-model-optimization (tfmot.quantization)",

@@ -3,7 +3,8 @@
 LazyAdamOptimizer, MultitaskOptimizerWrapper and clip_gradients_by_global_norm; AdamWOptimizer,
 MomentumWOptimizer, DecoupledWeightDecayExtension and extend_with_decoupled_weight_decay (weight_decay);
 NadamOptimizer and AdaMaxOptimizer (adam_variants); AddSignOptimizer and PowerSignOptimizer (sign);
-VariableClippingOptimizer; MovingAverageOptimizer.
+VariableClippingOptimizer; MovingAverageOptimizer; ScipyOptimizerInterface and ExternalOptimizerInterface
+(external).
 
 Place in the data flow (DESIGN.md): clipping / tf.compat.v1.train <- **contrib.opt** <- compat <-
 cli. Any other name raises ContribNotProvidedError with a replacement.
@@ -12,6 +13,8 @@ cli. Any other name raises ContribNotProvidedError with a replacement.
 from tf1clip.contrib import catalog
 from tf1clip.contrib.opt.adam_variants import AdaMaxOptimizer
 from tf1clip.contrib.opt.adam_variants import NadamOptimizer
+from tf1clip.contrib.opt.external import ExternalOptimizerInterface
+from tf1clip.contrib.opt.external import ScipyOptimizerInterface
 from tf1clip.contrib.opt.lazy_adam import LazyAdamOptimizer
 from tf1clip.contrib.opt.moving_average import MovingAverageOptimizer
 from tf1clip.contrib.opt.multitask import MultitaskOptimizerWrapper
