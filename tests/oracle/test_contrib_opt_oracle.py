@@ -7,7 +7,8 @@ from harness import assert_same, requires_tf115, run_both
 ORACLE_TESTED = tuple("tf.contrib.opt." + n for n in (
     "AdamWOptimizer", "MomentumWOptimizer", "DecoupledWeightDecayExtension", "extend_with_decoupled_weight_decay",
     "NadamOptimizer", "AdaMaxOptimizer", "AddSignOptimizer", "PowerSignOptimizer", "VariableClippingOptimizer",
-    "MovingAverageOptimizer", "ScipyOptimizerInterface", "ExternalOptimizerInterface"))
+    "MovingAverageOptimizer", "ScipyOptimizerInterface", "ExternalOptimizerInterface", "LARSOptimizer",
+    "RegAdagradOptimizer", "DropStaleGradientOptimizer"))
 
 SNIPPET = r'''
 import numpy as np
@@ -49,6 +50,9 @@ makers = {
     "addsign": lambda: opt_lib.AddSignOptimizer(0.05, alpha=1.0, beta=0.8),
     "addsign_decay": lambda: opt_lib.AddSignOptimizer(0.05, sign_decay_fn=decay),
     "powersign": lambda: opt_lib.PowerSignOptimizer(0.05, base=2.0, beta=0.8),
+    "lars": lambda: opt_lib.LARSOptimizer(0.5, momentum=0.8, weight_decay=0.01, eeta=0.1, skip_list=["/b"]),
+    "lars_nesterov": lambda: opt_lib.LARSOptimizer(0.5, use_nesterov=True, epsilon=1e-3),
+    "regadagrad": lambda: opt_lib.RegAdagradOptimizer(0.1),
 }
 gs = tf.train.get_or_create_global_step()
 trains = []
@@ -67,6 +71,26 @@ for name, make in sorted(makers.items()):
         else:
             trains.append(opt.minimize(loss, var_list=[w, b, emb]))
         report("slots_" + scope, sorted(opt.get_slot_names()))
+
+# RegAdagrad: a second update built inside avoid_updating_slots() steps without growing the accumulator
+loss_r, (wr, br, embr) = model("regfrozen", False)
+reg = opt_lib.RegAdagradOptimizer(0.1)
+train_r = reg.minimize(loss_r, var_list=[wr, br, embr])
+trains.append(train_r)
+with reg.avoid_updating_slots():  # run on its own after the data step (two updates of one variable would race)
+    train_frozen = reg.minimize(tf.reduce_sum(tf.square(wr)) + tf.reduce_sum(tf.square(tf.nn.embedding_lookup(
+        embr, [0, 2]))), var_list=[wr, embr])
+
+# DropStaleGradientOptimizer: run on its own (the global step it measures is not moved meanwhile), staleness 0
+# always applies; with staleness -1 every update is dropped and counted
+loss_d, (wd, bd, embd) = model("stale", False)
+with tf.variable_scope("stale"):
+    train_d = opt_lib.DropStaleGradientOptimizer(tf.train.GradientDescentOptimizer(0.2), 0).minimize(
+        loss_d, global_step=gs, var_list=[wd, bd, embd])
+loss_x, (wx, bx, embx) = model("dropped", False)
+with tf.variable_scope("dropped"):
+    train_x = opt_lib.DropStaleGradientOptimizer(tf.train.GradientDescentOptimizer(0.2), -1).minimize(
+        loss_x, global_step=gs, var_list=[wx, bx, embx])
 
 # VariableClippingOptimizer: rows of emb clipped to norm 0.3 after each step (sparse), w clipped as a whole
 loss_c, (wc, bc, embc) = model("clip", False)
@@ -99,8 +123,12 @@ with tf.Session() as sess:
     # slots start as the optimizers make them
     init_from_numpy(sess, seed=3, var_list=tf.trainable_variables() + [
         v for v in tf.global_variables() if v.op.name.endswith("ExponentialMovingAverage")])
+    counters = []
     for _ in range(4):
         sess.run(trains + [train_m])
+        sess.run(train_frozen)
+        counters.append([float(sess.run(train_d)), float(sess.run(train_x))])
+    report("stale_counters", counters)
     report("values", {v.op.name: sess.run(v) for v in tf.global_variables()})
     path = swapping.save(sess, ORACLE_SHARED + "/swapped")
     reader = tf.train.load_checkpoint(path)

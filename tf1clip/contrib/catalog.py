@@ -261,6 +261,9 @@ PROVIDED = {
     "tf.contrib.opt.MovingAverageOptimizer": _PORT + "; tf.compat.v1.train.ExponentialMovingAverage inside",
     "tf.contrib.opt.ScipyOptimizerInterface": _PORT + "; scipy.optimize.minimize (L-BFGS-B by default)",
     "tf.contrib.opt.ExternalOptimizerInterface": _PORT,
+    "tf.contrib.opt.LARSOptimizer": _PORT + "; TF's momentum kernels",
+    "tf.contrib.opt.RegAdagradOptimizer": _PORT + "; TF's Adagrad kernels with update_slots",
+    "tf.contrib.opt.DropStaleGradientOptimizer": _PORT,
     # contrib.training
     "tf.contrib.training.HParams": _PORT + " (without the protocol-buffer methods)",
     # contrib.graph_editor: ours, on tf.Graph / tf.Operation (in_place.py holds the private calls)

@@ -4,7 +4,7 @@ LazyAdamOptimizer, MultitaskOptimizerWrapper and clip_gradients_by_global_norm; 
 MomentumWOptimizer, DecoupledWeightDecayExtension and extend_with_decoupled_weight_decay (weight_decay);
 NadamOptimizer and AdaMaxOptimizer (adam_variants); AddSignOptimizer and PowerSignOptimizer (sign);
 VariableClippingOptimizer; MovingAverageOptimizer; ScipyOptimizerInterface and ExternalOptimizerInterface
-(external).
+(external); LARSOptimizer; RegAdagradOptimizer; DropStaleGradientOptimizer.
 
 Place in the data flow (DESIGN.md): clipping / tf.compat.v1.train <- **contrib.opt** <- compat <-
 cli. Any other name raises ContribNotProvidedError with a replacement.
@@ -13,12 +13,15 @@ cli. Any other name raises ContribNotProvidedError with a replacement.
 from tf1clip.contrib import catalog
 from tf1clip.contrib.opt.adam_variants import AdaMaxOptimizer
 from tf1clip.contrib.opt.adam_variants import NadamOptimizer
+from tf1clip.contrib.opt.drop_stale import DropStaleGradientOptimizer
 from tf1clip.contrib.opt.external import ExternalOptimizerInterface
 from tf1clip.contrib.opt.external import ScipyOptimizerInterface
+from tf1clip.contrib.opt.lars import LARSOptimizer
 from tf1clip.contrib.opt.lazy_adam import LazyAdamOptimizer
 from tf1clip.contrib.opt.moving_average import MovingAverageOptimizer
 from tf1clip.contrib.opt.multitask import MultitaskOptimizerWrapper
 from tf1clip.contrib.opt.multitask import clip_gradients_by_global_norm
+from tf1clip.contrib.opt.reg_adagrad import RegAdagradOptimizer
 from tf1clip.contrib.opt.sign import AddSignOptimizer
 from tf1clip.contrib.opt.sign import PowerSignOptimizer
 from tf1clip.contrib.opt.variable_clipping import VariableClippingOptimizer
