@@ -8,7 +8,7 @@ ORACLE_TESTED = tuple("tf.contrib.opt." + n for n in (
     "AdamWOptimizer", "MomentumWOptimizer", "DecoupledWeightDecayExtension", "extend_with_decoupled_weight_decay",
     "NadamOptimizer", "AdaMaxOptimizer", "AddSignOptimizer", "PowerSignOptimizer", "VariableClippingOptimizer",
     "MovingAverageOptimizer", "ScipyOptimizerInterface", "ExternalOptimizerInterface", "LARSOptimizer",
-    "RegAdagradOptimizer", "DropStaleGradientOptimizer"))
+    "RegAdagradOptimizer", "DropStaleGradientOptimizer", "AdamGSOptimizer", "LazyAdamGSOptimizer"))
 
 SNIPPET = r'''
 import numpy as np
@@ -53,6 +53,8 @@ makers = {
     "lars": lambda: opt_lib.LARSOptimizer(0.5, momentum=0.8, weight_decay=0.01, eeta=0.1, skip_list=["/b"]),
     "lars_nesterov": lambda: opt_lib.LARSOptimizer(0.5, use_nesterov=True, epsilon=1e-3),
     "regadagrad": lambda: opt_lib.RegAdagradOptimizer(0.1),
+    "adamgs": lambda: opt_lib.AdamGSOptimizer(global_step=tf.constant(3, tf.int64), learning_rate=0.05),
+    "lazyadamgs": lambda: opt_lib.LazyAdamGSOptimizer(learning_rate=0.05),
 }
 gs = tf.train.get_or_create_global_step()
 trains = []

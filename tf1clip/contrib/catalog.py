@@ -264,6 +264,8 @@ PROVIDED = {
     "tf.contrib.opt.LARSOptimizer": _PORT + "; TF's momentum kernels",
     "tf.contrib.opt.RegAdagradOptimizer": _PORT + "; TF's Adagrad kernels with update_slots",
     "tf.contrib.opt.DropStaleGradientOptimizer": _PORT,
+    "tf.contrib.opt.AdamGSOptimizer": _PORT + "; a tf.compat.v1.train.AdamOptimizer subclass",
+    "tf.contrib.opt.LazyAdamGSOptimizer": _PORT + "; a LazyAdamOptimizer subclass",
     # contrib.training
     "tf.contrib.training.HParams": _PORT + " (without the protocol-buffer methods)",
     # contrib.graph_editor: ours, on tf.Graph / tf.Operation (in_place.py holds the private calls)

@@ -4,13 +4,16 @@ LazyAdamOptimizer, MultitaskOptimizerWrapper and clip_gradients_by_global_norm; 
 MomentumWOptimizer, DecoupledWeightDecayExtension and extend_with_decoupled_weight_decay (weight_decay);
 NadamOptimizer and AdaMaxOptimizer (adam_variants); AddSignOptimizer and PowerSignOptimizer (sign);
 VariableClippingOptimizer; MovingAverageOptimizer; ScipyOptimizerInterface and ExternalOptimizerInterface
-(external); LARSOptimizer; RegAdagradOptimizer; DropStaleGradientOptimizer.
+(external); LARSOptimizer; RegAdagradOptimizer; DropStaleGradientOptimizer; AdamGSOptimizer and
+LazyAdamGSOptimizer (adam_gs).
 
 Place in the data flow (DESIGN.md): clipping / tf.compat.v1.train <- **contrib.opt** <- compat <-
 cli. Any other name raises ContribNotProvidedError with a replacement.
 """
 
 from tf1clip.contrib import catalog
+from tf1clip.contrib.opt.adam_gs import AdamGSOptimizer
+from tf1clip.contrib.opt.adam_gs import LazyAdamGSOptimizer
 from tf1clip.contrib.opt.adam_variants import AdaMaxOptimizer
 from tf1clip.contrib.opt.adam_variants import NadamOptimizer
 from tf1clip.contrib.opt.drop_stale import DropStaleGradientOptimizer
