@@ -28,7 +28,11 @@ that still exist elsewhere are served as those objects, through `catalog.SERVED`
   summary         the graph-mode writer API (TensorFlow's summary_ops_v2)
   image           rotate, transform, dense_image_warp, connected_components, ... (tf1clip's own)
   signal, util    tf.signal; make_tensor_proto, constant_value
-  opt             clip_gradients_by_global_norm, MultitaskOptimizerWrapper, LazyAdamOptimizer
+  opt             clip_gradients_by_global_norm, MultitaskOptimizerWrapper, LazyAdam(GS), AdamW, MomentumW,
+                  Nadam, AdaMax, AddSign, PowerSign, LARS, RegAdagrad, AdamGS, VariableClipping,
+                  MovingAverage, DropStaleGradient, ScipyOptimizerInterface (tf1clip's ports)
+  nn, stateless   alpha_dropout, scaled_softplus, nth_element, ... (ours); conv1d_transpose and the
+                  stateless random ops (TensorFlow's)
   training        HParams, bucket_by_sequence_length (ours); create_train_op, train, evaluate_* (tf-slim)
   graph_editor    TF 1.15's graph editor (select, subgraph, reroute, edit, transform), our own code
   learn           preprocessing (VocabularyProcessor, ...) and datasets (mnist, CSV) from local files

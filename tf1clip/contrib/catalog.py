@@ -248,6 +248,10 @@ PROVIDED = {
     # contrib.opt
     "tf.contrib.opt.clip_gradients_by_global_norm": _PORT,
     "tf.contrib.opt.MultitaskOptimizerWrapper": _PORT,
+    **{"tf.contrib.nn." + name: _PORT + " (tf1clip.contrib.nn)" for name in """alpha_dropout scaled_softplus
+        nth_element deprecated_flipped_softmax_cross_entropy_with_logits
+        deprecated_flipped_sparse_softmax_cross_entropy_with_logits
+        deprecated_flipped_sigmoid_cross_entropy_with_logits""".split()},
     "tf.contrib.opt.LazyAdamOptimizer": _PORT + "; a tf.compat.v1.train.AdamOptimizer subclass",
     "tf.contrib.opt.AdamWOptimizer": _PORT + "; decoupled weight decay around tf.compat.v1.train.AdamOptimizer",
     "tf.contrib.opt.MomentumWOptimizer": _PORT + "; decoupled weight decay around MomentumOptimizer",
@@ -447,6 +451,13 @@ _serve("signal", "tensorflow:signal", """
     mfccs_from_log_mel_spectrograms overlap_and_add stft""")
 _serve("util", "tensorflow:", "make_ndarray")
 SERVED["tf.contrib.util.constant_value"] = "tensorflow:get_static_value"  # the same function, renamed
+# contrib.stateless: TF 2.21's stateless random ops (renamed in tf.random); contrib.nn's conv1d_transpose.
+SERVED.update({"tf.contrib.stateless." + name: source for name, source in (
+    ("stateless_random_uniform", "tensorflow:random.stateless_uniform"),
+    ("stateless_random_normal", "tensorflow:random.stateless_normal"),
+    ("stateless_truncated_normal", "tensorflow:random.stateless_truncated_normal"),
+    ("stateless_multinomial", "tensorflow:compat.v1.random.stateless_multinomial"))})
+SERVED["tf.contrib.nn.conv1d_transpose"] = "tensorflow:nn.conv1d_transpose"
 _serve("util", "tensorflow:compat.v1", "make_tensor_proto")
 _serve("util", "tensorflow.python.framework.meta_graph:",
        "ops_used_by_graph_def stripped_op_list_for_graph")
@@ -604,6 +615,9 @@ UNSUPPORTED = {
     "tf.contrib.model_pruning": "tensorflow-model-optimization (tfmot.sparsity)",
     "tf.contrib.nccl": "tf.distribute.NcclAllReduce",
     "tf.contrib.nn": "tf.nn",
+    "tf.contrib.nn.sampled_sparse_softmax_loss": ("tf.nn.sampled_softmax_loss with labels reshaped to "
+                                                  "[batch_size, 1]"),
+    "tf.contrib.nn.rank_sampled_softmax_loss": "tf.nn.sampled_softmax_loss (no rank-based resampling)",
     "tf.contrib.opt": "tf.compat.v1.train optimizers, or Keras optimizers",
     "tf.contrib.optimizer_v2": "tf.keras.optimizers",
     "tf.contrib.predictor": "tf.saved_model.load",

@@ -1,0 +1,106 @@
+"""`tf.contrib.nn`: TF 1.15's extra neural-network ops.
+
+Place in the data flow (DESIGN.md): tf.compat.v1.nn <- **contrib.nn** <- compat <- cli.
+
+`conv1d_transpose` is TensorFlow 2.21's `tf.nn.conv1d_transpose` (the same function, `catalog.SERVED`); the rest
+is tf1clip's code with TF 1.15's semantics:
+- `alpha_dropout(x, keep_prob, noise_shape, seed)`: SELU's dropout (Klambauer et al. 2017): a dropped unit
+  becomes alpha' = -1.7581, then `a * x + b` restores mean 0 and variance 1; keep_prob 1 returns x itself.
+- `scaled_softplus(x, alpha, clip)`: `alpha * softplus(x / alpha)`, optionally `min(., clip)`, with TF 1.15's
+  hand-written gradient for x, alpha and clip (stable where softplus saturates).
+- `nth_element(input, n, reverse)`: the n-th smallest (largest if reverse) value along the last axis (the
+  NthElement kernel).
+- `deprecated_flipped_*_cross_entropy_with_logits(logits, labels_or_targets, ...)`: the tf.nn losses with the
+  pre-1.0 argument order.
+Not provided (clear error): `sampled_sparse_softmax_loss`, `rank_sampled_softmax_loss`.
+"""
+
+import numbers
+
+import tensorflow as tf
+
+from tf1clip.contrib import catalog
+
+_SELU_ALPHA_PRIME = -1.7580993408473766
+
+
+def alpha_dropout(x, keep_prob, noise_shape=None, seed=None, name=None):
+  """Dropout for SELU networks: keeps the mean and variance of the input (TF 1.15's contrib.nn.alpha_dropout)."""
+  with tf.compat.v1.name_scope(name, "alpha_dropout", [x]):
+    x = tf.convert_to_tensor(x, name="x")
+    if isinstance(keep_prob, numbers.Real) and not 0 < keep_prob <= 1.0:
+      raise ValueError("keep_prob must be a scalar tensor or a float in the range (0, 1], got %g" % keep_prob)
+    keep_prob = tf.convert_to_tensor(keep_prob, dtype=x.dtype, name="keep_prob")
+    keep_prob.get_shape().assert_has_rank(0)
+    if tf.get_static_value(keep_prob) == 1:
+      return x
+    shape = noise_shape if noise_shape is not None else tf.shape(x)
+    kept = tf.cast(tf.compat.v1.random_uniform(shape, seed=seed, dtype=x.dtype) >= 1 - keep_prob, x.dtype)
+    x = x * kept + _SELU_ALPHA_PRIME * (1 - kept)
+    a = (keep_prob + keep_prob * (1 - keep_prob) * _SELU_ALPHA_PRIME ** 2) ** -0.5
+    b = -a * _SELU_ALPHA_PRIME * (1 - keep_prob)
+    return a * x + b
+
+
+def _summed_to(grad, like):
+  """`grad` summed over the axes `like` was broadcast along, in `like`'s shape."""
+  shape = tf.shape(like)
+  axes, _ = tf.raw_ops.BroadcastGradientArgs(s0=shape, s1=tf.shape(grad))
+  return tf.reshape(tf.reduce_sum(grad, axes), shape)
+
+
+def scaled_softplus(x, alpha, clip=None, name=None):
+  """`alpha * softplus(x / alpha)`, clipped at `clip` if given (TF 1.15's contrib.nn.scaled_softplus)."""
+  values = [x, alpha] + ([clip] if clip is not None else [])
+  with tf.compat.v1.name_scope(name, "scaled_softplus", values):
+    x = tf.convert_to_tensor(x, name="x")
+    alpha = tf.convert_to_tensor(alpha, dtype=x.dtype, name="alpha")
+    inputs = [x, alpha]
+    if clip is not None:
+      inputs.append(tf.convert_to_tensor(clip, dtype=x.dtype, name="clip"))
+
+    @tf.custom_gradient
+    def forward(*args):
+      x, alpha = args[:2]
+      y = alpha * tf.nn.softplus(x / alpha)
+      if len(args) == 3:
+        y = tf.minimum(y, args[2])
+
+      def grad(g):
+        clip_grads = []
+        if len(args) == 3:
+          unclipped = tf.cast(y < args[2], g.dtype)
+          clip_grads = [_summed_to(g * (1.0 - unclipped), args[2])]
+          g = g * unclipped
+        scaled = y / alpha
+        emy = tf.exp(-scaled)
+        dy_dx = 1.0 - emy
+        dy_dalpha = scaled * emy - dy_dx * tf.math.log(dy_dx + 1e-8)
+        return [_summed_to(g * dy_dx, x), _summed_to(g * dy_dalpha, alpha)] + clip_grads
+
+      return y, grad
+
+    return forward(*inputs)
+
+
+def nth_element(input, n, reverse=False, name=None):  # pylint: disable=redefined-builtin
+  """The `n`-th smallest (or, with `reverse`, largest) value along the last dimension of `input`."""
+  return tf.raw_ops.NthElement(input=input, n=n, reverse=reverse, name=name)
+
+
+def deprecated_flipped_softmax_cross_entropy_with_logits(logits, labels, dim=-1, name=None):
+  """`tf.nn.softmax_cross_entropy_with_logits` with logits first (TF 1.15's deprecated order)."""
+  return tf.compat.v1.nn.softmax_cross_entropy_with_logits(labels=labels, logits=logits, dim=dim, name=name)
+
+
+def deprecated_flipped_sparse_softmax_cross_entropy_with_logits(logits, labels, name=None):
+  """`tf.nn.sparse_softmax_cross_entropy_with_logits` with logits first."""
+  return tf.compat.v1.nn.sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits, name=name)
+
+
+def deprecated_flipped_sigmoid_cross_entropy_with_logits(logits, targets, name=None):
+  """`tf.nn.sigmoid_cross_entropy_with_logits` with logits first; `targets` are the labels."""
+  return tf.compat.v1.nn.sigmoid_cross_entropy_with_logits(labels=targets, logits=logits, name=name)
+
+
+__getattr__ = catalog.missing_attribute_hook("tf.contrib.nn", lazy=catalog.served("tf.contrib.nn"))
