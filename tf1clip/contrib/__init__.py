@@ -33,6 +33,7 @@ that still exist elsewhere are served as those objects, through `catalog.SERVED`
                   MovingAverage, DropStaleGradient, ScipyOptimizerInterface (tf1clip's ports)
   nn, stateless   alpha_dropout, scaled_softplus, nth_element, ... (ours); conv1d_transpose and the
                   stateless random ops (TensorFlow's)
+  keras           tf-keras' TF1 Keras API (the modules tf1clip serves as tf.keras.*)
   training        HParams, bucket_by_sequence_length (ours); create_train_op, train, evaluate_* (tf-slim)
   graph_editor    TF 1.15's graph editor (select, subgraph, reroute, edit, transform), our own code
   learn           preprocessing (VocabularyProcessor, ...) and datasets (mnist, CSV) from local files

@@ -252,6 +252,7 @@ PROVIDED = {
         nth_element deprecated_flipped_softmax_cross_entropy_with_logits
         deprecated_flipped_sparse_softmax_cross_entropy_with_logits
         deprecated_flipped_sigmoid_cross_entropy_with_logits""".split()},
+    "tf.contrib.keras.api": "tf1clip.contrib.keras.api (its `keras` is tf.contrib.keras again)",
     "tf.contrib.opt.LazyAdamOptimizer": _PORT + "; a tf.compat.v1.train.AdamOptimizer subclass",
     "tf.contrib.opt.AdamWOptimizer": _PORT + "; decoupled weight decay around tf.compat.v1.train.AdamOptimizer",
     "tf.contrib.opt.MomentumWOptimizer": _PORT + "; decoupled weight decay around MomentumOptimizer",
@@ -458,6 +459,10 @@ SERVED.update({"tf.contrib.stateless." + name: source for name, source in (
     ("stateless_truncated_normal", "tensorflow:random.stateless_truncated_normal"),
     ("stateless_multinomial", "tensorflow:compat.v1.random.stateless_multinomial"))})
 SERVED["tf.contrib.nn.conv1d_transpose"] = "tensorflow:nn.conv1d_transpose"
+# contrib.keras: TF 1.15's Keras API under a second name; tf-keras' TF1 API (what tf1clip serves as tf.keras).
+_serve("keras", "tf_keras.api._v1.keras:", """
+    activations applications backend callbacks constraints datasets initializers layers losses metrics models
+    optimizers preprocessing regularizers utils""")
 _serve("util", "tensorflow:compat.v1", "make_tensor_proto")
 _serve("util", "tensorflow.python.framework.meta_graph:",
        "ops_used_by_graph_def stripped_op_list_for_graph")
@@ -565,6 +570,7 @@ UNSUPPORTED = {
     "tf.contrib.grid_rnn": _CONTRIB_SOURCE,
     "tf.contrib.image": "tf.image, or tensorflow-addons' tfa.image (archived)",
     "tf.contrib.keras": "tf_keras (Keras 2) or keras (Keras 3)",
+    "tf.contrib.keras.wrappers": "the scikeras package (KerasClassifier / KerasRegressor for scikit-learn)",
     "tf.contrib.layers": ("tf.compat.v1.layers (conv2d, batch_normalization, dropout, dense, "
                           "max_pooling2d, ...; variables are named kernel/bias, not weights/biases)"),
     # The old (pre-tf.feature_column) columns: compat.v1.feature_column has their successors, with

@@ -1,0 +1,25 @@
+"""`tf.contrib.keras`: TF 1.15's second name for its Keras API, served as tf-keras' TF1 Keras API.
+
+Place in the data flow (DESIGN.md): tf-keras <- **contrib.keras** <- compat <- cli. Each submodule
+(`layers`, `models`, `backend`, `optimizers`, `datasets`, `applications`, ...) is the module tf1clip serves as
+`tf.keras.<name>` (`tf_keras.api._v1.keras.<name>`, `catalog.SERVED`), so `tf.contrib.keras.layers.Dense` is
+`tf.keras.layers.Dense`; `tf.contrib.keras.api.keras` is this module again. `wrappers.scikit_learn` is gone
+from tf-keras (the scikeras package replaces it): a clear error.
+"""
+
+import importlib
+import types
+
+from tf1clip.contrib import catalog
+
+class _Api(types.ModuleType):
+  """`tf.contrib.keras.api`: its one member, `keras`, is this module again (TF 1.15's was the same API)."""
+
+  @property
+  def keras(self):
+    return importlib.import_module(__name__)
+
+
+api = _Api("tf.contrib.keras.api")
+
+__getattr__ = catalog.missing_attribute_hook("tf.contrib.keras", lazy=catalog.served("tf.contrib.keras"))
