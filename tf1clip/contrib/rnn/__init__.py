@@ -8,7 +8,8 @@ whichever Keras TensorFlow picked; their variables keep TF1's names (`rnn/basic_
 Contrib's own: NASCell, LayerNormBasicLSTMCell (cells), LSTMBlockCell, GRUBlockCell(V2)
 (block_cells, on TensorFlow's kernels), LSTMBlockFusedCell and the fused adaptors (fused),
 CoupledInputForgetGateLSTMCell, IndyLSTMCell, UGRNNCell (gated_cells), AttentionCellWrapper,
-HighwayWrapper (wrappers), stack_bidirectional_(dynamic_)rnn (stacked). Any other name raises ContribNotProvidedError with a replacement.
+HighwayWrapper, EmbeddingWrapper, InputProjectionWrapper, OutputProjectionWrapper, transpose_batch_time,
+best_effort_input_batch_size (wrappers), stack_bidirectional_(dynamic_)rnn (stacked). Any other name raises ContribNotProvidedError with a replacement.
 """
 
 import tensorflow as tf
@@ -18,6 +19,7 @@ from tf_keras.src.layers.rnn.legacy_cell_wrappers import ResidualWrapper
 from tf_keras.src.layers.rnn.legacy_cells import BasicLSTMCell
 from tf_keras.src.layers.rnn.legacy_cells import BasicRNNCell
 from tf_keras.src.layers.rnn.legacy_cells import GRUCell
+from tf_keras.src.layers.rnn.legacy_cells import LayerRNNCell
 from tf_keras.src.layers.rnn.legacy_cells import LSTMCell
 from tf_keras.src.layers.rnn.legacy_cells import LSTMStateTuple
 from tf_keras.src.layers.rnn.legacy_cells import MultiRNNCell
@@ -40,7 +42,12 @@ from tf1clip.contrib.rnn.gated_cells import UGRNNCell
 from tf1clip.contrib.rnn.stacked import stack_bidirectional_dynamic_rnn
 from tf1clip.contrib.rnn.stacked import stack_bidirectional_rnn
 from tf1clip.contrib.rnn.wrappers import AttentionCellWrapper
+from tf1clip.contrib.rnn.wrappers import EmbeddingWrapper
 from tf1clip.contrib.rnn.wrappers import HighwayWrapper
+from tf1clip.contrib.rnn.wrappers import InputProjectionWrapper
+from tf1clip.contrib.rnn.wrappers import OutputProjectionWrapper
+from tf1clip.contrib.rnn.wrappers import best_effort_input_batch_size
+from tf1clip.contrib.rnn.wrappers import transpose_batch_time
 
 static_rnn = tf.compat.v1.nn.static_rnn
 static_bidirectional_rnn = tf.compat.v1.nn.static_bidirectional_rnn

@@ -195,3 +195,120 @@ class HighwayWrapper(legacy_cells.RNNCell):
     tf.nest.assert_same_structure(inputs, outputs)
     tf.nest.map_structure(lambda i, o: i.shape.assert_is_compatible_with(o.shape), inputs, outputs)
     return tf.nest.map_structure(self._highway, inputs, outputs), new_state
+
+
+class _DelegatingWrapper(legacy_cells.RNNCell):
+  """The state size, output size and zero state of the wrapped cell (TF 1.15's core_rnn_cell wrappers)."""
+
+  def __init__(self, cell, reuse=None):
+    super(_DelegatingWrapper, self).__init__(_reuse=reuse)
+    missing = [what for what, ok in (("'output_size' property is missing", hasattr(cell, "output_size")),
+                                     ("'state_size' property is missing", hasattr(cell, "state_size")),
+                                     ("'zero_state' method is missing", hasattr(cell, "zero_state")),
+                                     ("is not callable", callable(cell))) if not ok]
+    if missing:
+      raise TypeError("The argument 'cell' (%s) is not an RNNCell: %s." % (cell, ", ".join(missing)))
+    self._cell = cell
+
+  @property
+  def state_size(self):
+    return self._cell.state_size
+
+  @property
+  def output_size(self):
+    return self._cell.output_size
+
+  def zero_state(self, batch_size, dtype):
+    with tf.name_scope(type(self).__name__ + "ZeroState"):
+      return self._cell.zero_state(batch_size, dtype)
+
+
+class EmbeddingWrapper(_DelegatingWrapper):
+  """Looks the integer inputs up in an `embedding` [embedding_classes, embedding_size] before the cell.
+
+  The initializer is `initializer`, else the variable scope's, else uniform in [-sqrt(3), sqrt(3)] (TF 1.15).
+  TF 1.15 placed the embedding on /cpu:0; tf1clip leaves placement to the caller (it pins nothing to a CPU).
+  """
+
+  def __init__(self, cell, embedding_classes, embedding_size, initializer=None, reuse=None):
+    super(EmbeddingWrapper, self).__init__(cell, reuse=reuse)
+    if embedding_classes <= 0 or embedding_size <= 0:
+      raise ValueError("Both embedding_classes and embedding_size must be > 0: %d, %d."
+                       % (embedding_classes, embedding_size))
+    self._embedding_classes = embedding_classes
+    self._embedding_size = embedding_size
+    self._initializer = initializer
+
+  def call(self, inputs, state):
+    initializer = (self._initializer or V1.get_variable_scope().initializer
+                   or V1.random_uniform_initializer(-3 ** 0.5, 3 ** 0.5))
+    dtype = state[0].dtype if isinstance(state, tuple) else state.dtype
+    embedding = V1.get_variable("embedding", [self._embedding_classes, self._embedding_size],
+                                initializer=initializer, dtype=dtype)
+    return self._cell(tf.nn.embedding_lookup(embedding, tf.reshape(inputs, [-1])), state)
+
+
+class InputProjectionWrapper(_DelegatingWrapper):
+  """Projects the inputs to `num_proj` units (`kernel`, `bias` in the wrapper's scope) before the cell."""
+
+  def __init__(self, cell, num_proj, activation=None, input_size=None, reuse=None):
+    super(InputProjectionWrapper, self).__init__(cell, reuse=reuse)
+    if input_size is not None:
+      V1.logging.warn("%s: The input_size parameter is deprecated.", self)
+    self._num_proj = num_proj
+    self._activation = activation
+
+  def call(self, inputs, state):
+    projected = _linear(inputs, self._num_proj)
+    if self._activation:
+      projected = self._activation(projected)
+    return self._cell(projected, state)
+
+
+class OutputProjectionWrapper(_DelegatingWrapper):
+  """Projects the cell's output to `output_size` units (`kernel`, `bias` in the wrapper's scope)."""
+
+  def __init__(self, cell, output_size, activation=None, reuse=None):
+    super(OutputProjectionWrapper, self).__init__(cell, reuse=reuse)
+    if output_size < 1:
+      raise ValueError("Parameter output_size must be > 0: %d." % output_size)
+    self._output_size = output_size
+    self._activation = activation
+
+  @property
+  def output_size(self):
+    return self._output_size
+
+  def call(self, inputs, state):
+    output, new_state = self._cell(inputs, state)
+    projected = _linear(output, self._output_size)
+    if self._activation:
+      projected = self._activation(projected)
+    return projected, new_state
+
+
+def transpose_batch_time(x):
+  """Swaps the first two dimensions of a rank >= 2 tensor, keeping the static shape (TF 1.15's helper)."""
+  x = tf.convert_to_tensor(x)
+  static = x.shape
+  if static.rank is not None and static.rank < 2:
+    return x
+  rank = tf.rank(x)
+  transposed = tf.transpose(x, tf.concat(([1, 0], tf.range(2, rank)), axis=0))
+  if static.rank is not None:
+    transposed.set_shape(tf.TensorShape([static[1], static[0]]).concatenate(static[2:]))
+  return transposed
+
+
+def best_effort_input_batch_size(flat_input):
+  """The batch size of a time-major flat input list: the first static dimension 1 found, else a tensor."""
+  for input_ in flat_input:
+    shape = input_.shape
+    if shape.rank is None:
+      continue
+    if shape.rank < 2:
+      raise ValueError("Expected input tensor %s to have rank at least 2" % input_)
+    batch_size = tf.compat.dimension_value(shape[1])
+    if batch_size is not None:
+      return batch_size
+  return tf.shape(flat_input[0])[1]
