@@ -466,6 +466,27 @@ SERVED.update({"tf.contrib.stateless." + name: source for name, source in (
     ("stateless_truncated_normal", "tensorflow:random.stateless_truncated_normal"),
     ("stateless_multinomial", "tensorflow:compat.v1.random.stateless_multinomial"))})
 SERVED["tf.contrib.nn.conv1d_transpose"] = "tensorflow:nn.conv1d_transpose"
+# contrib.framework: the names TF 1.15 re-exported from TensorFlow's own modules, still there in TF 2.21.
+SERVED.update({"tf.contrib.framework." + name: source for name, source in (
+    ("TensorSpec", "tensorflow:TensorSpec"),
+    ("BoundedTensorSpec", "tensorflow.python.framework.tensor_spec:BoundedTensorSpec"),
+    ("RecordInput", "tensorflow.python.ops.data_flow_ops:RecordInput"),
+    ("assert_same_float_dtype", "tensorflow.python.ops.check_ops:assert_same_float_dtype"),
+    ("assert_scalar", "tensorflow:compat.v1.assert_scalar"),
+    ("convolutional_delta_orthogonal", "tensorflow.python.ops.init_ops:ConvolutionDeltaOrthogonal"),
+    ("convolutional_orthogonal_1d", "tensorflow.python.ops.init_ops:ConvolutionOrthogonal1D"),
+    ("convolutional_orthogonal_2d", "tensorflow.python.ops.init_ops:ConvolutionOrthogonal2D"),
+    ("convolutional_orthogonal_3d", "tensorflow.python.ops.init_ops:ConvolutionOrthogonal3D"),
+    ("deprecated", "tensorflow.python.util.deprecation:deprecated"),
+    ("deprecated_args", "tensorflow.python.util.deprecation:deprecated_args"),
+    ("deprecated_arg_values", "tensorflow.python.util.deprecation:deprecated_arg_values"),
+    ("load_and_remap_matrix_initializer",
+     "tensorflow.python.training.checkpoint_ops:_load_and_remap_matrix_initializer"),
+    ("load_embedding_initializer", "tensorflow.python.training.checkpoint_ops:_load_embedding_initializer"),
+    ("prepend_name_scope", "tensorflow.python.framework.ops:prepend_name_scope"),
+    ("strip_name_scope", "tensorflow.python.framework.ops:strip_name_scope"),
+    ("smart_case", "tensorflow.python.framework.smart_cond:smart_case"),
+    ("smart_constant_value", "tensorflow.python.framework.smart_cond:smart_constant_value"))})
 # contrib.keras: TF 1.15's Keras API under a second name; tf-keras' TF1 API (what tf1clip serves as tf.keras).
 _serve("keras", "tf_keras.api._v1.keras:", """
     activations applications backend callbacks constraints datasets initializers layers losses metrics models

@@ -1,0 +1,85 @@
+"""The contrib.framework names TF 1.15 re-exported from TensorFlow's own modules, served from where they live in
+TF 2.21, against TF 1.15: values (seeded orthogonal initializers, smart_case, name-scope helpers, checkpoint
+remapping initializers), the errors of the assertions, and TensorSpec."""
+
+from harness import assert_same, requires_tf115, run_both
+
+ORACLE_TESTED = tuple("tf.contrib.framework." + n for n in (
+    "TensorSpec", "BoundedTensorSpec", "RecordInput", "assert_same_float_dtype", "assert_scalar",
+    "convolutional_delta_orthogonal", "convolutional_orthogonal_1d", "convolutional_orthogonal_2d",
+    "convolutional_orthogonal_3d", "deprecated", "deprecated_args", "deprecated_arg_values",
+    "load_and_remap_matrix_initializer", "load_embedding_initializer", "prepend_name_scope", "strip_name_scope",
+    "smart_case", "smart_constant_value"))
+
+SNIPPET = r'''
+import numpy as np
+import tensorflow as tf
+fw = tf.contrib.framework
+out = {}
+for name, shape in (("convolutional_delta_orthogonal", [3, 3, 4, 4]), ("convolutional_orthogonal_1d", [3, 4, 4]),
+                    ("convolutional_orthogonal_2d", [2, 2, 4, 4]), ("convolutional_orthogonal_3d", [2, 2, 2, 4, 4])):
+    out[name] = getattr(fw, name)(gain=1.5, seed=11)(shape)
+flag = tf.placeholder(tf.bool, [])
+out["smart_case_static"] = fw.smart_case([(tf.constant(True), lambda: tf.constant(1)),
+                                          (tf.constant(False), lambda: tf.constant(2))], default=lambda: tf.constant(3))
+out["smart_case_dynamic"] = fw.smart_case([(flag, lambda: tf.constant(10))], default=lambda: tf.constant(20))
+report("smart_constant_value", [fw.smart_constant_value(True), fw.smart_constant_value(tf.constant(False))])
+report("names", [fw.prepend_name_scope("a/b", "outer"), fw.strip_name_scope("outer/a/b", "outer"),
+                 fw.prepend_name_scope("^a/b", "outer")])
+spec = fw.TensorSpec([None, 3], tf.float32, "x")
+bounded = fw.BoundedTensorSpec([2], tf.int32, 0, 5)
+report("specs", [spec.shape.as_list(), spec.dtype.name, spec.name, spec.is_compatible_with(tf.zeros([4, 3])),
+                 bounded.minimum.tolist(), bounded.maximum.tolist()])
+report("float_dtype", fw.assert_same_float_dtype([tf.zeros([2]), tf.ones([3])]).name)
+errors = {}
+for key, call in (("mixed_float", lambda: fw.assert_same_float_dtype([tf.zeros([2]), tf.zeros([2], tf.float64)])),
+                  ("not_scalar", lambda: fw.assert_scalar(tf.zeros([2]))),
+                  ("scalar_ok", lambda: fw.assert_scalar(tf.constant(1.0)))):
+    try:
+        call()
+        errors[key] = "no error"
+    except Exception as e:
+        errors[key] = type(e).__name__
+report("errors", errors)
+
+@fw.deprecated(None, "use g")
+def old_f(x):
+    return x + 1
+@fw.deprecated_args(None, "drop y", "y")
+def old_g(x, y=None):
+    return x
+report("deprecated", [old_f(1), old_g(2, y=3), "(deprecated)" in old_f.__doc__, "deprecated arguments" in old_g.__doc__])
+
+# checkpoint remapping: a [4, 2] matrix saved, reloaded with rows permuted/new through the vocab files
+d = ORACLE_SHARED
+with open(d + "/old_vocab.txt", "w") as f:
+    f.write("a\nb\nc\nd\n")
+with open(d + "/new_vocab.txt", "w") as f:
+    f.write("c\na\nz\n")
+with tf.Graph().as_default():
+    m = tf.Variable(np.arange(8, dtype=np.float32).reshape(4, 2), name="emb")
+    with tf.Session() as s:
+        s.run(tf.global_variables_initializer())
+        path = tf.train.Saver([m]).save(s, d + "/remap")
+init = fw.load_embedding_initializer(path, "emb", new_vocab_size=3, embedding_dim=2,
+                                     old_vocab_file=d + "/old_vocab.txt", new_vocab_file=d + "/new_vocab.txt",
+                                     initializer=tf.zeros_initializer())
+out["remapped"] = tf.get_variable("remapped", [3, 2], initializer=init)
+init2 = fw.load_and_remap_matrix_initializer(path, "emb", new_row_vocab_size=3, new_col_vocab_size=2,
+                                             old_row_vocab_file=d + "/old_vocab.txt",
+                                             new_row_vocab_file=d + "/new_vocab.txt",
+                                             initializer=tf.zeros_initializer())
+out["remapped_matrix"] = tf.get_variable("remapped_matrix", [3, 2], initializer=init2)
+report("record_input_type", type(fw.RecordInput).__name__)
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    report("out", sess.run(out, {flag: False}))
+'''
+
+
+@requires_tf115
+def test_served_framework_names_match_tf115():
+  tf115, ours = run_both(SNIPPET)
+  assert tf115["errors"] == {"mixed_float": "ValueError", "not_scalar": "ValueError", "scalar_ok": "no error"}
+  assert tf115["out"]["remapped"].tolist() == [[4.0, 5.0], [0.0, 1.0], [0.0, 0.0]]  # c, a, new z
+  assert_same(tf115, ours, rtol=1e-5, atol=1e-6)
