@@ -48,7 +48,11 @@ def old_f(x):
 @fw.deprecated_args(None, "drop y", "y")
 def old_g(x, y=None):
     return x
-report("deprecated", [old_f(1), old_g(2, y=3), "(deprecated)" in old_f.__doc__, "deprecated arguments" in old_g.__doc__])
+@fw.deprecated_arg_values(None, "mode 2 is gone", mode=2)
+def old_h(x, mode=1):
+    return x * mode
+report("deprecated", [old_f(1), old_g(2, y=3), old_h(3, mode=2), "(deprecated)" in old_f.__doc__,
+                      "deprecated arguments" in old_g.__doc__, "deprecated argument values" in old_h.__doc__])
 
 # checkpoint remapping: a [4, 2] matrix saved, reloaded with rows permuted/new through the vocab files
 d = ORACLE_SHARED
