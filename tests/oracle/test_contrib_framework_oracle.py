@@ -9,7 +9,7 @@ ORACLE_TESTED = tuple("tf.contrib.framework." + n for n in (
     "convolutional_delta_orthogonal", "convolutional_orthogonal_1d", "convolutional_orthogonal_2d",
     "convolutional_orthogonal_3d", "deprecated", "deprecated_args", "deprecated_arg_values",
     "load_and_remap_matrix_initializer", "load_embedding_initializer", "prepend_name_scope", "strip_name_scope",
-    "smart_case", "smart_constant_value"))
+    "smart_case", "smart_constant_value")) + ("tf.contrib.compiler.jit", "tf.contrib.compiler.xla")
 
 SNIPPET = r'''
 import numpy as np
@@ -87,3 +87,24 @@ def test_served_framework_names_match_tf115():
   assert tf115["errors"] == {"mixed_float": "ValueError", "not_scalar": "ValueError", "scalar_ok": "no error"}
   assert tf115["out"]["remapped"].tolist() == [[4.0, 5.0], [0.0, 1.0], [0.0, 0.0]]  # c, a, new z
   assert_same(tf115, ours, rtol=1e-5, atol=1e-6)
+
+
+JIT_SNIPPET = r'''
+import tensorflow as tf
+x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+with tf.contrib.compiler.jit.experimental_jit_scope():
+    y = tf.matmul(x, x) + 1.0
+with tf.contrib.compiler.jit.experimental_jit_scope(compile_ops=False):
+    z = tf.nn.relu(y - 20.0)
+report("attrs", [y.op.get_attr("_XlaCompile"), z.op.get_attr("_XlaCompile")])
+compiled = tf.contrib.compiler.xla.compile(lambda a: tf.reduce_sum(a * 2.0), [x])
+with tf.Session() as sess:
+    report("values", sess.run([y, z, compiled]))
+'''
+
+
+@requires_tf115
+def test_compiler_jit_scope_and_xla_compile_match_tf115():
+  tf115, ours = run_both(JIT_SNIPPET)
+  assert tf115["attrs"] == [True, False]
+  assert_same(tf115, ours)
