@@ -64,9 +64,9 @@ def test_calling_an_unsupported_submodule_fails_too():
 def test_from_import_of_an_unsupported_name_raises_our_message_not_pythons():
   namespace = {}
   with pytest.raises(ImportError) as err:
-    exec("from tf1clip.contrib.rnn import ConvLSTMCell", namespace)  # pylint: disable=exec-used
+    exec("from tf1clip.contrib.rnn import GridLSTMCell", namespace)  # pylint: disable=exec-used
   assert type(err.value) is catalog.ContribNotProvidedError
-  assert str(err.value).startswith("tf.contrib.rnn.ConvLSTMCell is not provided by tf1clip")
+  assert str(err.value).startswith("tf.contrib.rnn.GridLSTMCell is not provided by tf1clip")
   exec("from tf1clip.contrib import tensor_forest", namespace)  # pylint: disable=exec-used
   with pytest.raises(ImportError,
                      match=r"tf\.contrib\.tensor_forest\.RandomForestGraphs .*Decision Forests"):
@@ -76,7 +76,7 @@ def test_from_import_of_an_unsupported_name_raises_our_message_not_pythons():
 @pytest.mark.parametrize("module,attr", [
     ("layers", "real_valued_column"), ("summary", "create_db_writer"),
     ("framework", "zero_initializer"),
-    ("opt", "ShampooOptimizer"), ("rnn", "ConvLSTMCell"), ("legacy_seq2seq", "attention_decoder"),
+    ("opt", "ShampooOptimizer"), ("rnn", "GridLSTMCell"), ("legacy_seq2seq", "attention_decoder"),
     ("training", "stratified_sample")])
 def test_unknown_names_on_provided_submodules_fail_with_advice(module, attr):
   with pytest.raises(catalog.ContribNotProvidedError) as err:

@@ -6,7 +6,8 @@ from harness import assert_same, requires_tf115, run_both
 
 ORACLE_TESTED = tuple("tf.contrib.rnn." + n for n in (
     "EmbeddingWrapper", "InputProjectionWrapper", "OutputProjectionWrapper", "transpose_batch_time",
-    "best_effort_input_batch_size", "LayerRNNCell"))
+    "best_effort_input_batch_size", "LayerRNNCell", "ConvLSTMCell", "Conv1DLSTMCell", "Conv2DLSTMCell",
+    "Conv3DLSTMCell"))
 
 SNIPPET = r'''
 import numpy as np
@@ -56,3 +57,50 @@ def test_core_rnn_cell_wrappers_match_tf115():
   assert tf115["errors"] == {"embedding_classes": "ValueError", "output_size": "ValueError",
                              "not_a_cell": "TypeError"}
   assert_same(tf115, ours, rtol=1e-5, atol=1e-6)
+
+
+CONV_SNIPPET = r'''
+import numpy as np
+import tensorflow as tf
+rnn = tf.contrib.rnn
+rng = np.random.RandomState(1)
+runs = {}
+for name, make, shape in (
+        ("c1", lambda: rnn.Conv1DLSTMCell(input_shape=[6, 2], output_channels=3, kernel_shape=[3]), [2, 4, 6, 2]),
+        ("c2", lambda: rnn.Conv2DLSTMCell(input_shape=[5, 5, 2], output_channels=3, kernel_shape=[3, 3],
+                                          forget_bias=0.5), [2, 3, 5, 5, 2]),
+        ("c3", lambda: rnn.Conv3DLSTMCell(input_shape=[3, 3, 3, 1], output_channels=2, kernel_shape=[2, 2, 2],
+                                          use_bias=False), [1, 2, 3, 3, 3, 1]),
+        ("generic", lambda: rnn.ConvLSTMCell(2, [4, 4, 1], 2, [1, 1]), [2, 2, 4, 4, 1])):
+    with tf.variable_scope(name):
+        cell = make()
+        x = tf.constant(rng.randn(*shape).astype(np.float32))
+        out, state = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)
+        runs[name] = (out, state, tf.gradients(tf.reduce_sum(out), tf.trainable_variables(name)))
+        report("sizes_" + name, [cell.output_size.as_list(), cell.state_size.c.as_list()])
+# skip_connection: h grows by the input's channels, so (in TF 1.15 too) only a single step runs; dynamic_rnn
+# refuses the changing state shape
+with tf.variable_scope("skip"):
+    skip = rnn.Conv2DLSTMCell(input_shape=[5, 5, 2], output_channels=3, kernel_shape=[3, 3], skip_connection=True)
+    x1 = tf.constant(rng.randn(2, 5, 5, 2).astype(np.float32))
+    runs["skip"] = skip(x1, skip.zero_state(2, tf.float32))
+    report("sizes_skip", [skip.output_size.as_list(), skip.state_size.h.as_list()])
+try:
+    rnn.Conv2DLSTMCell(input_shape=[5, 2], output_channels=3, kernel_shape=[3, 3])
+    report("error", "no error")
+except Exception as e:
+    report("error", type(e).__name__)
+report_variables()
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    init_from_numpy(sess, seed=2, scale=0.3)
+    report("values", sess.run(runs))
+'''
+
+
+@requires_tf115
+def test_conv_lstm_cells_match_tf115():
+  tf115, ours = run_both(CONV_SNIPPET)
+  assert tf115["error"] == "ValueError"
+  assert ["c2/rnn/conv_2d_lstm_cell/kernel", [3, 3, 5, 12]] in tf115["variables"]
+  assert_same(tf115, ours, rtol=1e-5, atol=1e-5)

@@ -166,6 +166,8 @@ PROVIDED = {
     "tf.contrib.rnn.AttentionCellWrapper": _PORT,
     "tf.contrib.rnn.HighwayWrapper": _PORT,
     "tf.contrib.rnn.EmbeddingWrapper": _PORT + " (the embedding is not pinned to /cpu:0)",
+    **{"tf.contrib.rnn." + name: _PORT + " (tf1clip.contrib.rnn.conv_lstm; variables kernel, biases)"
+       for name in "ConvLSTMCell Conv1DLSTMCell Conv2DLSTMCell Conv3DLSTMCell".split()},
     "tf.contrib.rnn.InputProjectionWrapper": _PORT,
     "tf.contrib.rnn.OutputProjectionWrapper": _PORT,
     "tf.contrib.rnn.transpose_batch_time": _PORT,
@@ -664,7 +666,6 @@ UNSUPPORTED = {
     "tf.contrib.predictor": "tf.saved_model.load",
     "tf.contrib.quantize": "tensorflow-model-optimization (tfmot.quantization)",
     "tf.contrib.rnn": "tf.compat.v1.nn.rnn_cell",
-    "tf.contrib.rnn.ConvLSTMCell": "tf.keras.layers.ConvLSTM2D",
     "tf.contrib.saved_model": "tf.compat.v1.saved_model",
     "tf.contrib.seq2seq.BaseDecoder": _SEQ2SEQ_V2 % "tf.contrib.seq2seq.Decoder",
     "tf.contrib.seq2seq.BasicDecoderV2": _SEQ2SEQ_V2 % "tf.contrib.seq2seq.BasicDecoder",

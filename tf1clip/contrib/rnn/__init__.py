@@ -9,7 +9,8 @@ Contrib's own: NASCell, LayerNormBasicLSTMCell (cells), LSTMBlockCell, GRUBlockC
 (block_cells, on TensorFlow's kernels), LSTMBlockFusedCell and the fused adaptors (fused),
 CoupledInputForgetGateLSTMCell, IndyLSTMCell, UGRNNCell (gated_cells), AttentionCellWrapper,
 HighwayWrapper, EmbeddingWrapper, InputProjectionWrapper, OutputProjectionWrapper, transpose_batch_time,
-best_effort_input_batch_size (wrappers), stack_bidirectional_(dynamic_)rnn (stacked). Any other name raises ContribNotProvidedError with a replacement.
+best_effort_input_batch_size (wrappers), ConvLSTMCell and Conv1D/2D/3DLSTMCell (conv_lstm),
+stack_bidirectional_(dynamic_)rnn (stacked). Any other name raises ContribNotProvidedError with a replacement.
 """
 
 import tensorflow as tf
@@ -26,6 +27,10 @@ from tf_keras.src.layers.rnn.legacy_cells import MultiRNNCell
 from tf_keras.src.layers.rnn.legacy_cells import RNNCell
 
 from tf1clip.contrib import catalog
+from tf1clip.contrib.rnn.conv_lstm import Conv1DLSTMCell
+from tf1clip.contrib.rnn.conv_lstm import Conv2DLSTMCell
+from tf1clip.contrib.rnn.conv_lstm import Conv3DLSTMCell
+from tf1clip.contrib.rnn.conv_lstm import ConvLSTMCell
 from tf1clip.contrib.rnn.cells import LayerNormBasicLSTMCell
 from tf1clip.contrib.rnn.cells import NASCell
 from tf1clip.contrib.rnn.block_cells import GRUBlockCell
