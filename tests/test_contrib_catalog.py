@@ -129,7 +129,7 @@ def test_explain_for_provided_names_says_where_they_come_from():
       "tf.contrib.rnn.BasicLSTMCell is provided by tf1clip (from "
       "tf_keras.src.layers.rnn.legacy_cells.BasicLSTMCell)")
   assert catalog.is_provided("tf.contrib.rnn")
-  assert not catalog.is_provided("tf.contrib.rnn.ConvLSTMCell")
+  assert not catalog.is_provided("tf.contrib.rnn.GridLSTMCell")
   assert not catalog.is_provided("tf.contrib.tensor_forest")
 
 
