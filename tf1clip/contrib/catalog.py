@@ -491,6 +491,19 @@ SERVED.update({"tf.contrib.framework." + name: source for name, source in (
     ("strip_name_scope", "tensorflow.python.framework.ops:strip_name_scope"),
     ("smart_case", "tensorflow.python.framework.smart_cond:smart_case"),
     ("smart_constant_value", "tensorflow.python.framework.smart_cond:smart_constant_value"))})
+# contrib.checkpoint: TensorFlow's tracking classes and checkpoint utilities under their TF 1.x names.
+SERVED.update({"tf.contrib.checkpoint." + name: source for name, source in (
+    ("CheckpointManager", "tensorflow:train.CheckpointManager"),
+    ("Checkpointable", "tensorflow.python.trackable.autotrackable:AutoTrackable"),
+    ("CheckpointableBase", "tensorflow.python.trackable.base:Trackable"),
+    ("CheckpointableObjectGraph", "tensorflow.core.protobuf.trackable_object_graph_pb2:TrackableObjectGraph"),
+    ("List", "tensorflow.python.trackable.data_structures:List"),
+    ("Mapping", "tensorflow.python.trackable.data_structures:Mapping"),
+    ("NoDependency", "tensorflow.python.trackable.data_structures:NoDependency"),
+    ("PythonStateWrapper", "tensorflow.python.trackable.python_state:PythonState"),
+    ("capture_dependencies", "tensorflow.python.checkpoint.checkpoint:capture_dependencies"),
+    ("list_objects", "tensorflow.python.checkpoint.checkpoint:list_objects"),
+    ("object_metadata", "tensorflow.python.checkpoint.checkpoint:object_metadata"))})
 # contrib.compiler: TF 2.21's XLA scope and compile, the same functions.
 SERVED["tf.contrib.compiler.jit.experimental_jit_scope"] = "tensorflow:compat.v1.xla.experimental.jit_scope"
 SERVED["tf.contrib.compiler.xla.compile"] = "tensorflow:compat.v1.xla.experimental.compile"
@@ -543,6 +556,12 @@ UNSUPPORTED = {
     "tf.contrib.bayesflow": "tensorflow-probability",
     "tf.contrib.boosted_trees": "TensorFlow Decision Forests (tensorflow-decision-forests)",
     "tf.contrib.checkpoint": "tf.train.Checkpoint",
+    "tf.contrib.checkpoint.NumpyState": ("keep the arrays in tf.Variables (or a tf.train.Checkpoint-tracked "
+                                         "PythonState subclass)"),
+    "tf.contrib.checkpoint.UniqueNameTracker": "a tf.Module (or AutoTrackable) with uniquely named attributes",
+    "tf.contrib.checkpoint.dot_graph_from_checkpoint": ("tf.train.load_checkpoint(path).get_tensor("
+                                                        "'_CHECKPOINTABLE_OBJECT_GRAPH') and the proto"),
+    "tf.contrib.checkpoint.split_dependency": "a custom tf.train.Checkpoint-tracked object (Trackable subclass)",
     "tf.contrib.cloud": "tf.io.gfile with gs:// paths",
     "tf.contrib.cluster_resolver": "tf.distribute.cluster_resolver",
     "tf.contrib.compiler": "tf.function(jit_compile=True)",
