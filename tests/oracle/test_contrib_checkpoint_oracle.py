@@ -19,6 +19,13 @@ root.table = ck.Mapping({"w": tf.Variable([[4.0]], name="w")})
 root.cache = ck.NoDependency([tf.Variable(9.0, name="not_saved")])
 report("types", [isinstance(root, ck.CheckpointableBase), issubclass(ck.PythonStateWrapper, ck.CheckpointableBase),
                  ck.CheckpointableObjectGraph.__name__])
+holder = []
+def inner():
+    with ck.capture_dependencies(template=holder[0]):
+        return tf.get_variable("captured", initializer=[1.5])
+holder.append(tf.make_template("tmpl", inner))
+holder[0]()
+root.template = holder[0]
 ckpt = tf.train.Checkpoint(model=root, step=tf.Variable(7, dtype=tf.int64, name="step"))
 side = "tf115" if tf.__version__.startswith("1.") else "tf1clip"
 directory = os.path.join(ORACLE_SHARED, side)
