@@ -6,15 +6,19 @@ variables with are given to every later run, on both sides), interleaved A B, B 
 wall seconds and peak RSS (the child's own `ru_maxrss`, from os.wait4). Per program: the ratios tf1clip / TF
 1.15 (median, min-max over rounds), and whether both sides trained the same model (the final checkpoints
 agree variable by variable at rtol 1e-3 / atol 1e-4, tools.compare's rule) -- so a speed-up never comes from
-doing less. Targets (issue 23): wall <= 1.0x for programs that run over 10 s, start-up <= 1.5x, peak RSS
-<= 1.25x. Not measured here yet: per-step time, graph-build time and time to the first sess.run (they need
-hooks inside the scripts).
+doing less. Inside each child (tools.compare_init.install_timing, the same code on both sides) every
+`Session.run` is timed: the step time is the median call after the first five (initializers, the first run's
+graph optimization), "to 1st run" the seconds from spawning the process to its first `sess.run` (start-up:
+imports, graph building), "build" from TensorFlow imported to the first run. Targets (issue 23): step <= 1.0x
+on every program, wall <= 1.0x for programs that run over 10 s, start-up (to the first run) <= 1.5x, peak
+RSS <= 1.25x.
 
 Where no TF 1.15 oracle exists (`make oracle`), its table says so and it exits 0.
 
 Run:  python -m benchmarks.vs_tf115 [--rounds 3] [--programs char_rnn,ptb,...]
 """
 
+import json
 import os
 import shutil
 import statistics
@@ -52,7 +56,7 @@ PROGRAMS = {
     "estimator": (os.path.join(LEGACY, "estimator_train.py"), ["--model_dir", "{out}", "--train_steps", "200"],
                   True),
 }
-TARGET_WALL, TARGET_STARTUP, TARGET_RSS = 1.0, 1.5, 1.25
+TARGET_STEP, TARGET_WALL, TARGET_STARTUP, TARGET_RSS = 1.0, 1.0, 1.5, 1.25
 
 
 def _oracle():
@@ -62,18 +66,34 @@ def _oracle():
   return None
 
 
+WARM_UP_RUNS = 5  # Session.run calls left out of the step time (initializers, first-run graph optimization)
+
+
 def _run(argv, log):
-  """(wall seconds, peak RSS MiB) of one child process; raises with its log when it fails."""
+  """One child process: a dict of wall s, peak RSS MiB, time to the first sess.run s, graph build s (TensorFlow
+  imported -> first run) and median sess.run ms after warm-up (tools.compare_init.install_timing); raises
+  with its log when it fails."""
+  times_path = log + ".times.json"
+  env = dict(compare._side_env(), TF1CLIP_STEP_TIMES=times_path)  # pylint: disable=protected-access
+  spawned = time.time()
   start = time.perf_counter()
   with open(log, "w") as f:
-    proc = subprocess.Popen(argv, stdout=f, stderr=subprocess.STDOUT, env=compare._side_env())  # pylint: disable=protected-access
+    proc = subprocess.Popen(argv, stdout=f, stderr=subprocess.STDOUT, env=env)
     _, status, usage = os.wait4(proc.pid, 0)
   wall = time.perf_counter() - start
   proc.returncode = os.waitstatus_to_exitcode(status)
   if proc.returncode != 0:
     with open(log, errors="replace") as f:
       raise RuntimeError("%s failed (exit %d):\n%s" % (" ".join(argv), proc.returncode, f.read()[-2000:]))
-  return wall, usage.ru_maxrss / 1024.0
+  with open(times_path) as f:
+    times = json.load(f)
+  runs = times["runs"]
+  steps = [seconds for _, seconds in runs[WARM_UP_RUNS:]] or [seconds for _, seconds in runs]
+  return {"wall": wall, "rss": usage.ru_maxrss / 1024.0,
+          "first_run": runs[0][0] - spawned if runs else float("nan"),
+          "build": runs[0][0] - times["imported"] if runs else float("nan"),
+          "step_ms": 1000.0 * statistics.median(steps) if steps else float("nan"),
+          "runs": len(runs)}
 
 
 def _side_argv(side, mode, values, script, args):
@@ -130,24 +150,29 @@ def main(argv):
   try:
     for name in names:
       samples, same, long_running = _measure(name, work, FLAGS.rounds)
-      wall = _ratio([s[0] for s in samples["tf1clip"]], [s[0] for s in samples["tf115"]])
-      rss = _ratio([s[1] for s in samples["tf1clip"]], [s[1] for s in samples["tf115"]])
-      wall_target = TARGET_STARTUP if name == "startup" else (TARGET_WALL if long_running else None)
+      ratio = lambda key: _ratio([s[key] for s in samples["tf1clip"]], [s[key] for s in samples["tf115"]])
+      pair = lambda key, fmt: fmt % (statistics.median(s[key] for s in samples["tf1clip"]),
+                                     statistics.median(s[key] for s in samples["tf115"]))
+      wall, rss, step, first = ratio("wall"), ratio("rss"), ratio("step_ms"), ratio("first_run")
+      wall_target = TARGET_WALL if long_running else None
       verdicts = []
+      if name == "startup":
+        verdicts.append("start-up <= %.2f: %s" % (TARGET_STARTUP, "met" if first[0] <= TARGET_STARTUP else "MISSED"))
+      else:
+        verdicts.append("step <= %.2f: %s" % (TARGET_STEP, "met" if step[0] <= TARGET_STEP else "MISSED"))
       if wall_target is not None:
         verdicts.append("wall <= %.2f: %s" % (wall_target, "met" if wall[0] <= wall_target else "MISSED"))
       verdicts.append("rss <= %.2f: %s" % (TARGET_RSS, "met" if rss[0] <= TARGET_RSS else "MISSED"))
-      rows.append([name, "%.1f / %.1f" % (statistics.median(s[0] for s in samples["tf1clip"]),
-                                          statistics.median(s[0] for s in samples["tf115"])),
-                   "%.2f (%.2f-%.2f)" % wall,
-                   "%.0f / %.0f" % (statistics.median(s[1] for s in samples["tf1clip"]),
-                                    statistics.median(s[1] for s in samples["tf115"])),
-                   "%.2f (%.2f-%.2f)" % rss, same, "; ".join(verdicts)])
+      rows.append([name, pair("step_ms", "%.2f / %.2f"), "%.2f (%.2f-%.2f)" % step,
+                   pair("first_run", "%.1f / %.1f"), "%.2f (%.2f-%.2f)" % first, pair("build", "%.2f / %.2f"),
+                   pair("wall", "%.1f / %.1f"), "%.2f (%.2f-%.2f)" % wall,
+                   pair("rss", "%.0f / %.0f"), "%.2f (%.2f-%.2f)" % rss, same, "; ".join(verdicts)])
   finally:
     shutil.rmtree(work, ignore_errors=True)
-  timing.print_table("tf1clip run vs TensorFlow 1.15, whole process, %d interleaved rounds" % FLAGS.rounds,
-                     ["program", "wall s (tf1clip / 1.15)", "wall ratio", "peak MiB (tf1clip / 1.15)",
-                      "RSS ratio", "same model", "targets"], rows)
+  timing.print_table("tf1clip run vs TensorFlow 1.15, %d interleaved rounds (medians; ratio tf1clip / TF 1.15, "
+                     "min-max over rounds)" % FLAGS.rounds,
+                     ["program", "step ms (tf1clip / 1.15)", "step ratio", "to 1st run s", "ratio",
+                      "build s", "wall s", "wall ratio", "peak MiB", "RSS ratio", "same model", "targets"], rows)
 
 
 if __name__ == "__main__":

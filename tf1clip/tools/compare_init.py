@@ -71,6 +71,35 @@ def install(mode, values_path):
   session_lib.BaseSession.run = run
 
 
+def install_timing(path):
+  """Records when TensorFlow finished importing and each `Session.run` (start, seconds); writes JSON at exit.
+
+  benchmarks/vs_tf115.py sets TF1CLIP_STEP_TIMES=path for both sides: time to the first `sess.run`, graph build
+  (TensorFlow imported -> first run) and per-call times, measured the same way on TF 1.15 and under tf1clip.
+  """
+  import atexit  # pylint: disable=import-outside-toplevel
+  import json  # pylint: disable=import-outside-toplevel
+  import time  # pylint: disable=import-outside-toplevel
+  from tensorflow.python.client import session as session_lib  # pylint: disable=import-outside-toplevel
+  record = {"imported": time.time(), "runs": []}
+  inner = session_lib.BaseSession.run
+
+  def run(self, *args, **kwargs):
+    start = time.time()
+    try:
+      return inner(self, *args, **kwargs)
+    finally:
+      record["runs"].append([start, time.time() - start])
+
+  session_lib.BaseSession.run = run
+
+  def write():
+    with open(path, "w") as f:
+      json.dump(record, f)
+
+  atexit.register(write)
+
+
 def main(argv):
   if len(argv) < 4 or argv[0] not in ("run", "python") or argv[1] not in ("record", "restore"):
     sys.stderr.write("usage: compare_init.py {run|python} {record|restore} VALUES.npz script.py [args...]\n")
@@ -80,6 +109,8 @@ def main(argv):
   if how == "run":
     from tf1clip.compat import v1  # pylint: disable=import-outside-toplevel,unused-import
   install(mode, values_path)
+  if os.environ.get("TF1CLIP_STEP_TIMES"):
+    install_timing(os.environ["TF1CLIP_STEP_TIMES"])
   if how == "run":
     from tf1clip.compat import runner  # pylint: disable=import-outside-toplevel
     return runner.run_script(script, args)
