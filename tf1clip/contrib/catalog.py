@@ -306,7 +306,9 @@ PROVIDED = {
     **{"tf.contrib.learn.preprocessing." + name: _PORT + " (tf1clip.contrib.learn.preprocessing)"
        for name in "VocabularyProcessor CategoricalVocabulary ByteProcessor tokenizer".split()},
     **{"tf.contrib.learn.datasets." + name: _PORT + " (tf1clip.contrib.learn.datasets; local files only)"
-       for name in "base mnist".split()},
+       for name in "base mnist load_dataset".split()},
+    **{"tf.contrib.learn.datasets." + name: _PORT + " (the data file TF 1.15 shipped, bundled)"
+       for name in "load_iris load_boston".split()},
     "tf.contrib.learn.preprocessing": _PORT + " (tf1clip.contrib.learn.preprocessing)",
     "tf.contrib.learn.datasets": _PORT + " (tf1clip.contrib.learn.datasets)",
     # contrib.slim: the whole tf_slim package (see WHOLE_PACKAGES); the names training scripts use
@@ -663,9 +665,6 @@ UNSUPPORTED = {
     "tf.contrib.learn.RunConfig": "tf.estimator.RunConfig",
     "tf.contrib.learn.infer_real_valued_columns_from_input": (
         "a list of tf.feature_column.numeric_column, one per input feature"),
-    "tf.contrib.learn.datasets.load_dataset": (
-        "tf.contrib.learn.datasets.base.load_csv_with_header on a local copy of the file "
-        "(tf1clip does not download)"),
     "tf.contrib.legacy_seq2seq": ("port the function from TensorFlow 1.15's legacy_seq2seq onto "
                                   "tf.contrib.legacy_seq2seq.rnn_decoder / tf.compat.v1.nn"),
     "tf.contrib.linear_optimizer": "tf.compat.v1.train optimizers on a linear model",

@@ -2,11 +2,29 @@
 
 Place in the data flow (DESIGN.md): contrib.learn <- compat <- cli. `base` holds the Dataset tuples and
 CSV loaders, `mnist` the idx-file reader (also served as tensorflow.examples.tutorials.mnist.input_data).
-TF 1.x's downloaders (`load_dataset("iris")`, ...) fetched files from the network; tf1clip does not.
+`load_iris` / `load_boston` (and `load_dataset("iris" | "boston")`) read the copies TF 1.15 shipped; the
+downloaders (`load_dataset("dbpedia")`, `maybe_download`) fetched files from the network; tf1clip does not.
 """
 
 from tf1clip.contrib import catalog
 from tf1clip.contrib.learn.datasets import base
 from tf1clip.contrib.learn.datasets import mnist
+from tf1clip.contrib.learn.datasets.base import load_boston
+from tf1clip.contrib.learn.datasets.base import load_iris
+
+_BUNDLED = {"iris": load_iris, "boston": load_boston}
+
+
+def load_dataset(name, size="small", test_with_fake_data=False):
+  """TF 1.15's loader by name: "iris" and "boston" (bundled); "dbpedia" needed a download (a clear error)."""
+  del size, test_with_fake_data  # dbpedia's arguments
+  if name == "dbpedia":
+    raise base.DatasetFileMissingError(
+        "load_dataset('dbpedia') downloaded the DBpedia data in TF 1.x; tf1clip reads datasets from local files "
+        "only (no download): read its CSVs with tf.contrib.learn.datasets.base.load_csv_without_header")
+  if name not in _BUNDLED:
+    raise ValueError("Name of dataset is not found: %s" % name)
+  return _BUNDLED[name]()
+
 
 __getattr__ = catalog.missing_attribute_hook("tf.contrib.learn.datasets")

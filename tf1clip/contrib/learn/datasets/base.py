@@ -105,4 +105,33 @@ def maybe_download(filename, work_directory, source_url):
   return path
 
 
+# The two small datasets TF 1.15 shipped inside contrib.learn (data/iris.csv, data/boston_house_prices.csv: the
+# same files, from TensorFlow 1.15.5's package, Apache 2.0), read without any download.
+DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+
+
+def load_iris(data_path=None):
+  """Fisher's iris data: 150 rows of 4 float64 features and an int64 class (0, 1, 2), as TF 1.15's.
+
+  Args:
+    data_path: a CSV in the same format (first line: count, feature count, class names); default the
+      bundled copy.
+
+  Returns:
+    Dataset(data, target).
+  """
+  return load_csv_with_header(data_path or os.path.join(DATA_DIR, "iris.csv"), target_dtype=np.int64,
+                              features_dtype=np.float64)
+
+
+def load_boston(data_path=None):
+  """The Boston house-price data TF 1.15 shipped: 506 rows of 13 float64 features and a float64 price.
+
+  Kept for legacy scripts that load it; the dataset is known to encode a racially biased feature (column B),
+  which is why scikit-learn removed it; do not use it for new work.
+  """
+  return load_csv_with_header(data_path or os.path.join(DATA_DIR, "boston_house_prices.csv"),
+                              target_dtype=np.float64, features_dtype=np.float64)
+
+
 __getattr__ = catalog.missing_attribute_hook("tf.contrib.learn.datasets.base")
