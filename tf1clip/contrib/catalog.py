@@ -551,6 +551,45 @@ _CONTRIB_SOURCE = ("no maintained replacement; port the class from TensorFlow 1.
 
 # Dotted name or prefix -> what to use instead. `explain` uses the longest matching prefix.
 UNSUPPORTED = {
+    # contrib modules TF 1.15 had that tf1clip does not serve: the successor, or why there is none
+    "tf.contrib.constrained_optimization": ("the tensorflow-constrained-optimization package (tfco), its "
+        "successor"),
+    "tf.contrib.copy_graph": ("tf.compat.v1.import_graph_def(graph.as_graph_def(), "
+        "input_map=...) into the other graph"),
+    "tf.contrib.deprecated": ("tf.compat.v1.summary.scalar / histogram / image / audio / "
+        "merge_all (the pre-1.0 summary names)"),
+    "tf.contrib.ffmpeg": ("tf.audio.decode_wav / encode_wav, or tensorflow-io's audio "
+        "ops (the FFmpeg ops were removed)"),
+    "tf.contrib.input_pipeline": "tf.data (Dataset.from_tensor_slices(...).shuffle(...).repeat())",
+    "tf.contrib.integrate": "tensorflow-probability's tfp.math.ode solvers (odeint's successor)",
+    "tf.contrib.kernel_methods": ("tf.keras.layers.experimental.RandomFourierFeatures and a "
+        "linear model on top"),
+    "tf.contrib.labeled_tensor": ("no successor (labeled_tensor was discontinued): keep "
+        "dimension names yourself"),
+    "tf.contrib.memory_stats": ("tf.config.experimental.get_memory_info('GPU:0') (peak and "
+        "current bytes in use)"),
+    "tf.contrib.periodic_resample": ("no successor: tf.reshape / tf.transpose / tf.gather over "
+        "the periodic axis"),
+    "tf.contrib.proto": "tf.io.decode_proto / tf.io.encode_proto",
+    "tf.contrib.quantization": "tf.quantization (quantize, dequantize, quantized_concat)",
+    "tf.contrib.receptive_field": ("no successor in TensorFlow 2.21 (compute it from the "
+        "layers' kernel sizes and strides)"),
+    "tf.contrib.recurrent": "tf.compat.v1.nn.dynamic_rnn / tf.keras.layers.RNN",
+    "tf.contrib.reduce_slice_ops": ("tf.math.segment_sum / segment_prod / segment_min / "
+        "segment_max over slice ids"),
+    "tf.contrib.remote_fused_graph": ("no successor: remote fused-graph execution (Hexagon DSP) "
+        "was removed from TensorFlow"),
+    "tf.contrib.resampler": "tf.image ops, or tensorflow-addons' tfa.image.resampler",
+    "tf.contrib.rpc": ("no successor op: call the gRPC service from Python "
+        "(tf.py_function) or outside the graph"),
+    "tf.contrib.solvers": "tf.linalg (lstsq, tf.linalg.experimental.conjugate_gradient, tridiagonal_solve)",
+    "tf.contrib.specs": "tf.keras Sequential / functional models (the specs mini-language has no successor)",
+    "tf.contrib.staging": ("tf.data's Dataset.prefetch (StagingArea's successor for "
+        "overlapping input with compute)"),
+    "tf.contrib.stat_summarizer": "tf.profiler.experimental and TensorBoard's profiler",
+    "tf.contrib.tensorboard": "tensorboard.plugins.projector (the embedding projector's config)",
+    "tf.contrib.testing": "tf.test.TestCase and tf.debugging assertions",
+    "tf.contrib.tfprof": "tf.compat.v1.profiler (Profiler, profile, ProfileOptionBuilder)",
     "tf.contrib": "no maintained replacement",
     "tf.contrib.all_reduce": "tf.distribute (MirroredStrategy's cross-device ops)",
     "tf.contrib.autograph": "tf.autograph (tf.function converts Python control flow)",
