@@ -10,7 +10,8 @@ from harness import assert_same, requires_tf115, run_both
 
 ORACLE_TESTED = (
     "tf.clip_by_global_norm", "tf.clip_by_norm", "tf.clip_by_value", "tf.clip_by_average_norm",
-    "tf.global_norm", "tf.contrib.layers.optimize_loss",
+    "tf.global_norm", "tf.contrib.layers.optimize_loss", "tf.contrib.layers.OPTIMIZER_SUMMARIES",
+    "tf.contrib.layers.OPTIMIZER_CLS_NAMES",
     "tf.contrib.estimator.clip_gradients_by_norm", "tf.train.SyncReplicasOptimizer",
     "tf.contrib.opt.clip_gradients_by_global_norm", "tf.contrib.opt.MultitaskOptimizerWrapper",
 )
@@ -41,6 +42,8 @@ results = {
 }
 report("global_none_passes", clipped[1] is None)
 report("sparse_stays_sparse", isinstance(clipped[3], tf.IndexedSlices))
+report("optimizer_tables", [list(tf.contrib.layers.OPTIMIZER_SUMMARIES),
+                            sorted(tf.contrib.layers.OPTIMIZER_CLS_NAMES)])
 with case("clip_by_value_min_gt_max"):
     tf.Session().run(clip.clip_by_value(b, 3.0, -2.0))
 

@@ -137,6 +137,7 @@ PROVIDED = {
     "tf.contrib.layers.optimize_loss": "tf1clip.training_op.optimize_loss",
     "tf.contrib.layers.adaptive_clipping_fn": "tf1clip.training_op.adaptive_clipping_fn",
     "tf.contrib.layers.OPTIMIZER_CLS_NAMES": "tf1clip.training_op.OPTIMIZER_CLS_NAMES",
+    "tf.contrib.layers.OPTIMIZER_SUMMARIES": "tf1clip.training_op.OPTIMIZER_SUMMARIES",
     "tf.contrib.layers.embed_sequence": _PORT + "; variable EmbedSequence/embeddings",
     "tf.contrib.layers.bow_encoder": _PORT + "; variable bow_encoder/embeddings",
     # contrib.rnn

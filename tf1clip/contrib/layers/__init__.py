@@ -1,7 +1,7 @@
 """`tf.contrib.layers`: the initializers, regularizers and layer functions training scripts use.
 
 Place in the data flow (DESIGN.md): optimizer/optimize_loss <- **contrib.layers** <- compat <- cli.
-`optimize_loss`, `adaptive_clipping_fn` and `OPTIMIZER_CLS_NAMES` are tf1clip.training_op's,
+`optimize_loss`, `adaptive_clipping_fn`, `OPTIMIZER_CLS_NAMES` and `OPTIMIZER_SUMMARIES` are tf1clip.training_op's,
 imported on first use. Every name tf-slim has (tf-slim is TF 1.15's contrib.layers moved out:
 `fully_connected`, `flatten`, `layer_norm`, `conv2d`, `batch_norm`, the initializers and regularizers,
 `summarize_*`, ...) is tf-slim's own object, served on first use through `catalog.SERVED`, so
@@ -19,4 +19,5 @@ __getattr__ = catalog.missing_attribute_hook("tf.contrib.layers", lazy={
     "optimize_loss": "tf1clip.training_op:optimize_loss",
     "adaptive_clipping_fn": "tf1clip.training_op:adaptive_clipping_fn",
     "OPTIMIZER_CLS_NAMES": "tf1clip.training_op:OPTIMIZER_CLS_NAMES",
+    "OPTIMIZER_SUMMARIES": "tf1clip.training_op:OPTIMIZER_SUMMARIES",
 })
