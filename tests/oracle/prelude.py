@@ -52,6 +52,18 @@ def report(key, value):
   _RESULTS[key] = _plain(value)
 
 
+def report_errors(key, cases):
+  """report(key, {name: the exception's type name, or "no error"}) for each (name, callable) of `cases`."""
+  found = {}
+  for name, call in cases:
+    try:
+      call()
+      found[name] = "no error"
+    except Exception as e:  # pylint: disable=broad-except
+      found[name] = type(e).__name__
+  report(key, found)
+
+
 @_contextlib.contextmanager
 def case(key):
   try:

@@ -105,19 +105,12 @@ mavg = opt_lib.MovingAverageOptimizer(tf.train.GradientDescentOptimizer(0.3), av
 train_m = mavg.minimize(loss_m, var_list=[wm, bm, embm])
 swapping = mavg.swapping_saver(var_list=[v for v in tf.global_variables() if v.op.name.startswith("avg")])
 
-errors = {}
-for key, call in [
-        ("clip_not_optimizer", lambda: opt_lib.VariableClippingOptimizer("sgd", {}, 1.0)),
-        ("swapping_before_apply", lambda: opt_lib.MovingAverageOptimizer(
-            tf.train.GradientDescentOptimizer(0.1)).swapping_saver()),
-        ("sign_resource_sparse", lambda: opt_lib.PowerSignOptimizer(0.1).minimize(
-            model("sign_sparse", True)[0], var_list=tf.trainable_variables("sign_sparse")))]:
-    try:
-        call()
-        errors[key] = "no error"
-    except Exception as e:
-        errors[key] = type(e).__name__
-report("errors", errors)
+report_errors("errors", [
+    ("clip_not_optimizer", lambda: opt_lib.VariableClippingOptimizer("sgd", {}, 1.0)),
+    ("swapping_before_apply", lambda: opt_lib.MovingAverageOptimizer(
+        tf.train.GradientDescentOptimizer(0.1)).swapping_saver()),
+    ("sign_resource_sparse", lambda: opt_lib.PowerSignOptimizer(0.1).minimize(
+        model("sign_sparse", True)[0], var_list=tf.trainable_variables("sign_sparse")))])
 report_variables()
 with tf.Session() as sess:
     sess.run(tf.global_variables_initializer())

@@ -131,7 +131,33 @@ class AttentionCellWrapper(legacy_cells.RNNCell):
       return new_attns, new_attn_states
 
 
-class HighwayWrapper(legacy_cells.RNNCell):
+def _require_rnn_cell(cell):
+  """TF 1.15's assert_like_rnncell: a TypeError naming what `cell` lacks."""
+  missing = [what for what, ok in (("'output_size' property is missing", hasattr(cell, "output_size")),
+                                   ("'state_size' property is missing", hasattr(cell, "state_size")),
+                                   ("'zero_state' method is missing", hasattr(cell, "zero_state")),
+                                   ("is not callable", callable(cell))) if not ok]
+  if missing:
+    raise TypeError("The argument 'cell' (%s) is not an RNNCell: %s." % (cell, ", ".join(missing)))
+
+
+class _DelegatingWrapper(legacy_cells.RNNCell):
+  """A wrapper whose state size, output size and zero state are its `self._cell`'s (TF 1.15's wrappers)."""
+
+  @property
+  def state_size(self):
+    return self._cell.state_size
+
+  @property
+  def output_size(self):
+    return self._cell.output_size
+
+  def zero_state(self, batch_size, dtype):
+    with tf.name_scope(type(self).__name__ + "ZeroState"):
+      return self._cell.zero_state(batch_size, dtype)
+
+
+class HighwayWrapper(_DelegatingWrapper):
   """Adds a highway connection from the cell's input to its output: x * carry + y * transform.
 
   carry = sigmoid(x carry_w + carry_b) (carry_b starts at carry_bias_init); transform = 1 - carry
@@ -154,18 +180,6 @@ class HighwayWrapper(legacy_cells.RNNCell):
     self._cell = cell
     self._couple_carry_transform_gates = couple_carry_transform_gates
     self._carry_bias_init = carry_bias_init
-
-  @property
-  def state_size(self):
-    return self._cell.state_size
-
-  @property
-  def output_size(self):
-    return self._cell.output_size
-
-  def zero_state(self, batch_size, dtype):
-    with tf.name_scope(type(self).__name__ + "ZeroState"):
-      return self._cell.zero_state(batch_size, dtype)
 
   def _highway(self, inp, out):
     input_size = tf.compat.dimension_value(inp.shape.with_rank(2)[1])
@@ -197,32 +211,6 @@ class HighwayWrapper(legacy_cells.RNNCell):
     return tf.nest.map_structure(self._highway, inputs, outputs), new_state
 
 
-class _DelegatingWrapper(legacy_cells.RNNCell):
-  """The state size, output size and zero state of the wrapped cell (TF 1.15's core_rnn_cell wrappers)."""
-
-  def __init__(self, cell, reuse=None):
-    super(_DelegatingWrapper, self).__init__(_reuse=reuse)
-    missing = [what for what, ok in (("'output_size' property is missing", hasattr(cell, "output_size")),
-                                     ("'state_size' property is missing", hasattr(cell, "state_size")),
-                                     ("'zero_state' method is missing", hasattr(cell, "zero_state")),
-                                     ("is not callable", callable(cell))) if not ok]
-    if missing:
-      raise TypeError("The argument 'cell' (%s) is not an RNNCell: %s." % (cell, ", ".join(missing)))
-    self._cell = cell
-
-  @property
-  def state_size(self):
-    return self._cell.state_size
-
-  @property
-  def output_size(self):
-    return self._cell.output_size
-
-  def zero_state(self, batch_size, dtype):
-    with tf.name_scope(type(self).__name__ + "ZeroState"):
-      return self._cell.zero_state(batch_size, dtype)
-
-
 class EmbeddingWrapper(_DelegatingWrapper):
   """Looks the integer inputs up in an `embedding` [embedding_classes, embedding_size] before the cell.
 
@@ -231,7 +219,9 @@ class EmbeddingWrapper(_DelegatingWrapper):
   """
 
   def __init__(self, cell, embedding_classes, embedding_size, initializer=None, reuse=None):
-    super(EmbeddingWrapper, self).__init__(cell, reuse=reuse)
+    super(EmbeddingWrapper, self).__init__(_reuse=reuse)
+    _require_rnn_cell(cell)
+    self._cell = cell
     if embedding_classes <= 0 or embedding_size <= 0:
       raise ValueError("Both embedding_classes and embedding_size must be > 0: %d, %d."
                        % (embedding_classes, embedding_size))
@@ -252,7 +242,9 @@ class InputProjectionWrapper(_DelegatingWrapper):
   """Projects the inputs to `num_proj` units (`kernel`, `bias` in the wrapper's scope) before the cell."""
 
   def __init__(self, cell, num_proj, activation=None, input_size=None, reuse=None):
-    super(InputProjectionWrapper, self).__init__(cell, reuse=reuse)
+    super(InputProjectionWrapper, self).__init__(_reuse=reuse)
+    _require_rnn_cell(cell)
+    self._cell = cell
     if input_size is not None:
       V1.logging.warn("%s: The input_size parameter is deprecated.", self)
     self._num_proj = num_proj
@@ -269,7 +261,9 @@ class OutputProjectionWrapper(_DelegatingWrapper):
   """Projects the cell's output to `output_size` units (`kernel`, `bias` in the wrapper's scope)."""
 
   def __init__(self, cell, output_size, activation=None, reuse=None):
-    super(OutputProjectionWrapper, self).__init__(cell, reuse=reuse)
+    super(OutputProjectionWrapper, self).__init__(_reuse=reuse)
+    _require_rnn_cell(cell)
+    self._cell = cell
     if output_size < 1:
       raise ValueError("Parameter output_size must be > 0: %d." % output_size)
     self._output_size = output_size
