@@ -113,9 +113,11 @@ RUN_OPTIONS = {
 
 def main(argv=None):
   """Entry point of the `tf1clip` console script; returns the process exit code."""
-  if argv is None:
+  if argv is None and sys.argv[1:2] not in (["exec"], ["cluster"]):
     # As the `tf1clip` command (not a call from Python): every subcommand that loads TensorFlow (report,
     # parity, doctor, ...) starts without its C++ start-up lines; `run` installs the same filter itself.
+    # Not `exec` / `cluster`: their children install their own, and a child that outlived this process
+    # must not be left writing into a pipe nobody reads.
     from tf1clip.compat import quiet
     quiet.install()
   argv = sys.argv[1:] if argv is None else list(argv)
