@@ -15,6 +15,8 @@ Semantics (TF 1.15):
 
 import tensorflow as tf
 
+from tf1clip.contrib.opt import rows
+
 
 def _cast(value, dtype):
   return tf.cast(value, dtype)
@@ -90,27 +92,21 @@ class AdaMaxOptimizer(tf.compat.v1.train.AdamOptimizer):
         var=var.handle, m=self.get_slot(var, "m").handle, v=self.get_slot(var, "v").handle, beta1_power=b1p,
         lr=lr, beta1=b1, beta2=b2, epsilon=eps, grad=grad, use_locking=self._use_locking)
 
-  def _rows_update(self, grad, var, indices, scatter_add, scatter_update):
+  def _rows_update(self, grad, var, indices, ops):
     b1p, lr, b1, b2, eps = self._coefficients(var.dtype.base_dtype)
     m, v = self.get_slot(var, "m"), self.get_slot(var, "v")
     m_rows = tf.gather(m, indices) * b1 + grad * (1 - b1)
     v_rows = tf.maximum(tf.gather(v, indices) * b2, tf.abs(grad))
-    m_t = scatter_update(m, indices, m_rows)
-    v_t = scatter_update(v, indices, v_rows)
+    m_t = ops.update(m, indices, m_rows)
+    v_t = ops.update(v, indices, v_rows)
     step = -lr / (1 - b1p) * (m_rows / (v_rows + eps))
-    return tf.group(scatter_add(var, indices, step), m_t, v_t)
+    return tf.group(ops.add(var, indices, step), m_t, v_t)
 
   def _apply_sparse(self, grad, var):
-    locking = self._use_locking
-    return self._rows_update(
-        grad.values, var, grad.indices,
-        lambda x, i, u: tf.compat.v1.scatter_add(x, i, u, use_locking=locking),
-        lambda x, i, u: tf.compat.v1.scatter_update(x, i, u, use_locking=locking))
+    return self._rows_update(grad.values, var, grad.indices, rows.ref(self._use_locking))
 
   def _resource_apply_sparse(self, grad, var, indices):
-    return self._rows_update(grad, var, indices,
-                             lambda x, i, u: x.scatter_add(tf.IndexedSlices(u, i)),
-                             lambda x, i, u: x.scatter_update(tf.IndexedSlices(u, i)))
+    return self._rows_update(grad, var, indices, rows.RESOURCE)
 
   def _finish(self, update_ops, name_scope):
     with tf.control_dependencies(update_ops):

@@ -15,6 +15,8 @@ import math
 
 import tensorflow as tf
 
+from tf1clip.contrib.opt import rows
+
 
 class _SignOptimizer(tf.compat.v1.train.Optimizer):
   """The shared part: slot m, the sign-decay tensor, the sparse update; subclasses give the multiplier."""
@@ -61,26 +63,21 @@ class _SignOptimizer(tf.compat.v1.train.Optimizer):
   def _multiplier(self, shape, sign_decay, agreement):
     raise NotImplementedError
 
-  def _rows_update(self, values, var, indices, scatter_add, scatter_sub):
+  def _rows_update(self, values, var, indices, ops):
     args = self._arguments(var.dtype.base_dtype)
     beta = args["beta"]
     m = self.get_slot(var, "m")
     with tf.control_dependencies([tf.compat.v1.assign(m, m * beta, use_locking=self._use_locking)]):
-      m_t = scatter_add(m, indices, values * (1 - beta))
+      m_t = ops.add(m, indices, values * (1 - beta))
     agreement = tf.gather(tf.sign(m_t), indices) * tf.sign(values)
     step = args["lr"] * self._multiplier(args[self._KERNEL[2]], args["sign_decay"], agreement) * values
-    return tf.group(scatter_sub(var, indices, step), m_t)
+    return tf.group(ops.sub(var, indices, step), m_t)
 
   def _apply_sparse(self, grad, var):
-    locking = self._use_locking
-    return self._rows_update(grad.values, var, grad.indices,
-                             lambda x, i, u: tf.compat.v1.scatter_add(x, i, u, use_locking=locking),
-                             lambda x, i, u: tf.compat.v1.scatter_sub(x, i, u, use_locking=locking))
+    return self._rows_update(grad.values, var, grad.indices, rows.ref(self._use_locking))
 
   def _resource_apply_sparse(self, grad, var, indices):
-    return self._rows_update(grad, var, indices,
-                             lambda x, i, u: x.scatter_add(tf.IndexedSlices(u, i)),
-                             lambda x, i, u: x.scatter_sub(tf.IndexedSlices(u, i)))
+    return self._rows_update(grad, var, indices, rows.RESOURCE)
 
 
 class AddSignOptimizer(_SignOptimizer):

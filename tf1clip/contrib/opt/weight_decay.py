@@ -12,6 +12,8 @@ variable and checkpoint names are the base optimizer's under the names "AdamW" /
 
 import tensorflow as tf
 
+from tf1clip.contrib.opt import rows
+
 
 class DecoupledWeightDecayExtension(object):
   """Mixin: `class MyW(DecoupledWeightDecayExtension, tf.compat.v1.train.X)` adds decoupled weight decay to X.
@@ -58,11 +60,11 @@ class DecoupledWeightDecayExtension(object):
     return var.assign_sub(tf.cast(self._weight_decay_tensor, var.dtype.base_dtype) * var,
                           use_locking=self._use_locking)
 
-  def _decay_rows(self, var, indices, scatter_add):
+  def _decay_rows(self, var, indices, ops):
     if not self._decays(var):
       return tf.no_op()
     shrink = -tf.cast(self._weight_decay_tensor, var.dtype.base_dtype) * tf.gather(var, indices)
-    return scatter_add(var, indices, shrink)
+    return ops.add(var, indices, shrink)
 
   def _apply_dense(self, grad, var):
     with tf.control_dependencies([self._decay(var)]):
@@ -73,13 +75,12 @@ class DecoupledWeightDecayExtension(object):
       return super(DecoupledWeightDecayExtension, self)._resource_apply_dense(grad, var)
 
   def _apply_sparse(self, grad, var):
-    decay = self._decay_rows(var, grad.indices, lambda x, i, u: tf.compat.v1.scatter_add(
-        x, i, u, use_locking=self._use_locking))
+    decay = self._decay_rows(var, grad.indices, rows.ref(self._use_locking))
     with tf.control_dependencies([decay]):
       return super(DecoupledWeightDecayExtension, self)._apply_sparse(grad, var)
 
   def _resource_apply_sparse(self, grad, var, indices):
-    decay = self._decay_rows(var, indices, lambda x, i, u: x.scatter_add(tf.IndexedSlices(u, i)))
+    decay = self._decay_rows(var, indices, rows.RESOURCE)
     with tf.control_dependencies([decay]):
       return super(DecoupledWeightDecayExtension, self)._resource_apply_sparse(grad, var, indices)
 
