@@ -74,7 +74,7 @@ def test_from_import_of_an_unsupported_name_raises_our_message_not_pythons():
 
 
 @pytest.mark.parametrize("module,attr", [
-    ("layers", "real_valued_column"), ("summary", "create_db_writer"),
+    ("layers", "scattered_embedding_column"), ("summary", "create_db_writer"),
     ("framework", "zero_initializer"),
     ("opt", "ShampooOptimizer"), ("rnn", "GridLSTMCell"), ("legacy_seq2seq", "attention_decoder"),
     ("training", "stratified_sample")])

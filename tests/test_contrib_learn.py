@@ -242,14 +242,15 @@ def test_restore_rejects_other_pickles(tmp_path):
     text.VocabularyProcessor.restore(str(path))
 
 
-def test_old_estimator_api_fails_naming_tf_estimator():
-  with pytest.raises(ContribNotProvidedError, match=r"tf\.estimator\.DNNClassifier"):
-    learn.DNNClassifier  # pylint: disable=pointless-statement
-  with pytest.raises(ContribNotProvidedError, match=r"tf\.estimator\.Estimator .*EstimatorSpec"):
-    learn.Estimator  # pylint: disable=pointless-statement
-  with pytest.raises(ContribNotProvidedError, match="numpy_input_fn"):
-    learn.SKCompat  # pylint: disable=pointless-statement
-  with pytest.raises(ContribNotProvidedError, match="tf.estimator"):
+def test_old_estimator_api_is_served_and_the_rest_fails_naming_a_replacement():
+  from tf1clip.contrib.learn import canned, estimator, experiment  # pylint: disable=import-outside-toplevel
+  assert learn.DNNClassifier is canned.DNNClassifier
+  assert learn.Estimator is estimator.Estimator and learn.SKCompat is estimator.SKCompat
+  assert learn.Experiment is experiment.Experiment
+  assert learn.learn_runner.run is learn.learn_runner.run and callable(learn.learn_runner.run)
+  with pytest.raises(ContribNotProvidedError, match="hinge_loss"):
+    learn.SVM  # pylint: disable=pointless-statement
+  with pytest.raises(ContribNotProvidedError, match="factorization.KMeansClustering"):
     learn.KMeansClustering  # pylint: disable=pointless-statement
 
 

@@ -303,7 +303,7 @@ PROVIDED = {
         make_list_of_t get_unique_graph is_iterable concatenate_unique flatten_tree transform_tree
         ListView placeholder_name make_placeholder_from_tensor make_placeholder_from_dtype_and_shape
         get_predefined_collection_names find_corresponding find_corresponding_elem""".split()},
-    # contrib.learn: preprocessing and local-file datasets (ours); its Estimator API is UNSUPPORTED
+    # contrib.learn: preprocessing and local-file datasets (ours); its Estimator API is SERVED below
     **{"tf.contrib.learn.preprocessing." + name: _PORT + " (tf1clip.contrib.learn.preprocessing)"
        for name in "VocabularyProcessor CategoricalVocabulary ByteProcessor tokenizer".split()},
     **{"tf.contrib.learn.datasets." + name: _PORT + " (tf1clip.contrib.learn.datasets; local files only)"
@@ -508,6 +508,28 @@ SERVED.update({"tf.contrib.checkpoint." + name: source for name, source in (
     ("list_objects", "tensorflow.python.checkpoint.checkpoint:list_objects"),
     ("object_metadata", "tensorflow.python.checkpoint.checkpoint:object_metadata"))})
 # contrib.compiler: TF 2.21's XLA scope and compile, the same functions.
+# contrib.learn's estimator API on tf.estimator (contrib.learn.estimator / canned / experiment /
+# run_config / monitors) and the first feature-column API on tf.feature_column.
+_serve("learn", "tf1clip.contrib.learn.estimator:", """
+    BaseEstimator Estimator SKCompat ModelFnOps MetricSpec InputFnOps NotFittedError
+    infer_real_valued_columns_from_input infer_real_valued_columns_from_input_fn""")
+_serve("learn", "tf1clip.contrib.learn.canned:", """
+    DNNClassifier DNNRegressor LinearClassifier LinearRegressor DNNLinearCombinedClassifier
+    DNNLinearCombinedRegressor""")
+_serve("learn", "tf1clip.contrib.learn.experiment:", "Experiment")
+_serve("learn", "tf1clip.contrib.learn.run_config:", "RunConfig")
+_serve("learn", "tf1clip.contrib.learn.monitors:", "NanLossDuringTrainingError")
+SERVED["tf.contrib.learn.monitors"] = "tf1clip.contrib.learn.monitors:"
+_serve("learn.monitors", "tf1clip.contrib.learn.monitors:", """
+    StopAtStep CheckpointSaver StepCounter SummarySaver NanLoss PrintTensor ValidationMonitor
+    NanLossDuringTrainingError replace_monitors_with_hooks""")
+SERVED["tf.contrib.learn.learn_runner"] = "tf1clip.contrib.learn.learn_runner:"
+_serve("learn.learn_runner", "tf1clip.contrib.learn.learn_runner:", "run tune")
+_serve("layers", "tf1clip.contrib.layers.feature_column:", """
+    real_valued_column sparse_column_with_keys sparse_column_with_hash_bucket
+    sparse_column_with_integerized_feature sparse_column_with_vocabulary_file weighted_sparse_column
+    embedding_column shared_embedding_columns one_hot_column bucketized_column crossed_column
+    infer_real_valued_columns create_feature_spec_for_parsing input_from_feature_columns""")
 SERVED["tf.contrib.compiler.jit.experimental_jit_scope"] = "tensorflow:compat.v1.xla.experimental.jit_scope"
 SERVED["tf.contrib.compiler.xla.compile"] = "tensorflow:compat.v1.xla.experimental.compile"
 # contrib.keras: TF 1.15's Keras API under a second name; tf-keras' TF1 API (what tf1clip serves as tf.keras).
@@ -671,40 +693,34 @@ UNSUPPORTED = {
     "tf.contrib.keras.wrappers": "the scikeras package (KerasClassifier / KerasRegressor for scikit-learn)",
     "tf.contrib.layers": ("tf.compat.v1.layers (conv2d, batch_normalization, dropout, dense, "
                           "max_pooling2d, ...; variables are named kernel/bias, not weights/biases)"),
-    # The old (pre-tf.feature_column) columns: compat.v1.feature_column has their successors, with
-    # other names, arguments and column classes, so they are advice, not served.
-    "tf.contrib.layers.real_valued_column": (
-        "tf.compat.v1.feature_column.numeric_column(key, shape=(dimension,))"),
-    "tf.contrib.layers.sparse_column_with_keys": (
-        "tf.compat.v1.feature_column.categorical_column_with_vocabulary_list(key, vocabulary_list)"),
-    "tf.contrib.layers.sparse_column_with_hash_bucket": (
-        "tf.compat.v1.feature_column.categorical_column_with_hash_bucket"),
-    "tf.contrib.layers.sparse_column_with_integerized_feature": (
-        "tf.compat.v1.feature_column.categorical_column_with_identity"),
-    "tf.contrib.layers.sparse_column_with_vocabulary_file": (
-        "tf.compat.v1.feature_column.categorical_column_with_vocabulary_file"),
-    "tf.contrib.layers.embedding_column": "tf.compat.v1.feature_column.embedding_column",
-    "tf.contrib.layers.one_hot_column": "tf.compat.v1.feature_column.indicator_column",
-    "tf.contrib.layers.bucketized_column": "tf.compat.v1.feature_column.bucketized_column",
-    "tf.contrib.layers.crossed_column": "tf.compat.v1.feature_column.crossed_column",
-    "tf.contrib.layers.input_from_feature_columns": "tf.compat.v1.feature_column.input_layer",
-    "tf.contrib.layers.create_feature_spec_for_parsing": (
-        "tf.compat.v1.feature_column.make_parse_example_spec"),
-    "tf.contrib.learn": ("tf.estimator (served from tensorflow-estimator 2.15): contrib.learn's "
-                         "estimators became tf.estimator's, with train(input_fn) instead of fit(x, y)"),
-    "tf.contrib.learn.Estimator": ("tf.estimator.Estimator (model_fn returns tf.estimator.EstimatorSpec "
-                                   "instead of ModelFnOps; train(input_fn) instead of fit(x, y))"),
-    "tf.contrib.learn.DNNClassifier": ("tf.estimator.DNNClassifier (train(input_fn) instead of "
-                                       "fit(x, y); tf.compat.v1.estimator.inputs.numpy_input_fn wraps arrays)"),
-    "tf.contrib.learn.DNNRegressor": "tf.estimator.DNNRegressor (train(input_fn) instead of fit(x, y))",
-    "tf.contrib.learn.LinearClassifier": "tf.estimator.LinearClassifier (train(input_fn) instead of fit(x, y))",
-    "tf.contrib.learn.LinearRegressor": "tf.estimator.LinearRegressor (train(input_fn) instead of fit(x, y))",
-    "tf.contrib.learn.SKCompat": ("tf.estimator.* with tf.compat.v1.estimator.inputs.numpy_input_fn "
-                                  "(no scikit-learn style fit/predict wrapper exists)"),
-    "tf.contrib.learn.Experiment": "tf.estimator.train_and_evaluate(estimator, TrainSpec, EvalSpec)",
-    "tf.contrib.learn.RunConfig": "tf.estimator.RunConfig",
-    "tf.contrib.learn.infer_real_valued_columns_from_input": (
-        "a list of tf.feature_column.numeric_column, one per input feature"),
+    # The old (pre-tf.feature_column) columns are served (contrib.layers.feature_column); these had no
+    # successor in tf.feature_column.
+    "tf.contrib.layers.feature_column": (
+        "tf.compat.v1.feature_column (tf1clip serves the first feature-column API's constructors on it; "
+        "its column classes, DataFrameColumn and the placeholder helpers are gone)"),
+    "tf.contrib.layers.scattered_embedding_column": (
+        "tf.compat.v1.feature_column.embedding_column of a categorical_column_with_hash_bucket"),
+    "tf.contrib.layers.weighted_sum_from_feature_columns": "tf.compat.v1.feature_column.linear_model",
+    "tf.contrib.layers.joint_weighted_sum_from_feature_columns": (
+        "tf.compat.v1.feature_column.linear_model"),
+    "tf.contrib.layers.sequence_input_from_feature_columns": (
+        "tf.keras.experimental.SequenceFeatures with tf.feature_column.sequence_* columns"),
+    "tf.contrib.learn": ("tf.estimator (served from tensorflow-estimator 2.15); tf1clip serves "
+                         "contrib.learn's Estimator / SKCompat / canned DNN and linear estimators / "
+                         "Experiment / learn_runner / RunConfig / monitors on it; the rest of "
+                         "contrib.learn (heads, graph_actions, queue readers, DynamicRnnEstimator, "
+                         "SVM, export strategies) went with TF 2.0"),
+    "tf.contrib.learn.LinearEstimator": "tf.estimator.LinearEstimator(head=tf.estimator.*Head)",
+    "tf.contrib.learn.DNNEstimator": "tf.estimator.DNNEstimator(head=tf.estimator.*Head)",
+    "tf.contrib.learn.DNNLinearCombinedEstimator": (
+        "tf.estimator.DNNLinearCombinedEstimator(head=tf.estimator.*Head)"),
+    "tf.contrib.learn.LogisticRegressor": ("tf.contrib.learn.LinearClassifier or tf.estimator."
+                                          "Estimator with a logistic head"),
+    "tf.contrib.learn.KMeansClustering": "tf.contrib.factorization.KMeansClustering",
+    "tf.contrib.learn.DynamicRnnEstimator": ("a tf.estimator.Estimator whose model_fn runs "
+                                            "tf.compat.v1.nn.dynamic_rnn"),
+    "tf.contrib.learn.SVM": ("no successor in tf.estimator: a LinearClassifier with a hinge loss in "
+                             "a model_fn (tf.compat.v1.losses.hinge_loss)"),
     "tf.contrib.legacy_seq2seq": ("port the function from TensorFlow 1.15's legacy_seq2seq onto "
                                   "tf.contrib.legacy_seq2seq.rnn_decoder / tf.compat.v1.nn"),
     "tf.contrib.linear_optimizer": "tf.compat.v1.train optimizers on a linear model",

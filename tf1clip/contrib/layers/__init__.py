@@ -6,11 +6,13 @@ imported on first use. Every name tf-slim has (tf-slim is TF 1.15's contrib.laye
 `fully_connected`, `flatten`, `layer_norm`, `conv2d`, `batch_norm`, the initializers and regularizers,
 `summarize_*`, ...) is tf-slim's own object, served on first use through `catalog.SERVED`, so
 `arg_scope` and every other slim mechanism sees the functions it decorated. Ours only where tf-slim has
-nothing: `embed_sequence`, `bow_encoder` (encoders) and `embedding_lookup_unique`. Any other name raises
+nothing: `embed_sequence`, `bow_encoder` (encoders) and `embedding_lookup_unique`, and the first feature-column
+API (`real_valued_column`, `sparse_column_with_keys`, ... in feature_column, on tf.feature_column). Any other name raises
 ContribNotProvidedError with a replacement.
 """
 
 from tf1clip.contrib import catalog
+from tf1clip.contrib.layers import feature_column  # noqa: F401  (its names are served lazily)
 from tf1clip.contrib.layers.encoders import bow_encoder
 from tf1clip.contrib.layers.encoders import embed_sequence
 

@@ -1,26 +1,33 @@
-"""`tf.contrib.learn`: the preprocessing and local-file dataset parts; the old Estimator API fails by name.
+"""`tf.contrib.learn`: TF 1.15's estimator API (fit/evaluate/predict with x and y) on tf.estimator, and its data parts.
 
 Place in the data flow (DESIGN.md): contrib (our own code, TF 1.15's semantics) <- compat <- cli.
 
-Provided: `ModeKeys` (contrib.learn's own: TRAIN, EVAL, INFER; tf.estimator's has PREDICT), `preprocessing` (VocabularyProcessor, CategoricalVocabulary, ByteProcessor, tokenizer) and
-`datasets` (`base.load_csv_with_header` / `load_csv_without_header`, `mnist.read_data_sets` from local
-files). `learn.Estimator`, `DNNClassifier`, `SKCompat`, `Experiment`, ... raise ContribNotProvidedError
-naming their tf.estimator replacement (tf.estimator is served from tensorflow-estimator 2.15): their
-`fit(x, y)` / `ModelFnOps` signatures do not map onto tf.estimator's `train(input_fn)` /
-`EstimatorSpec` without changing the script.
+Provided:
+- `Estimator`, `SKCompat`, `ModelFnOps`, `MetricSpec`, `InputFnOps`, `NotFittedError`,
+  `infer_real_valued_columns_from_input(_fn)` (contrib.learn.estimator: a model_fn estimator owning a
+  tf.estimator.Estimator, arrays fed in TF 1.15's DataFeeder order);
+- `DNNClassifier`, `DNNRegressor`, `LinearClassifier`, `LinearRegressor`,
+  `DNNLinearCombinedClassifier`, `DNNLinearCombinedRegressor` (contrib.learn.canned: tf.estimator's canned
+  estimators behind TF 1.15's constructors, predictions and metric names);
+- `Experiment`, `learn_runner`, `RunConfig`, `monitors` (as the hooks that replaced them);
+- `ModeKeys` (contrib.learn's own: TRAIN, EVAL, INFER; tf.estimator's has PREDICT = "infer" too),
+  `preprocessing` (VocabularyProcessor, ...) and `datasets` (local files and the data TF 1.15 shipped).
+The rest (heads, graph_actions, queue readers, DynamicRnnEstimator, SVM, ...) raises
+ContribNotProvidedError naming what to use instead.
 """
 
 from tf1clip.contrib import catalog
 from tf1clip.contrib.learn import datasets
 from tf1clip.contrib.learn import preprocessing
+# The submodules the lazily served names live in, imported here (cheap: TensorFlow is imported inside
+# their functions) so that `from tf1clip.contrib.learn import X` never reaches the missing-name hook.
+from tf1clip.contrib.learn import canned  # noqa: F401
+from tf1clip.contrib.learn import estimator  # noqa: F401
+from tf1clip.contrib.learn import experiment  # noqa: F401
+from tf1clip.contrib.learn import learn_runner  # noqa: F401
+from tf1clip.contrib.learn import monitors  # noqa: F401
+from tf1clip.contrib.learn import run_config  # noqa: F401
+from tf1clip.contrib.learn.estimator import ModeKeys
 
-
-
-class ModeKeys(object):
-  """contrib.learn's model modes: TRAIN "train", EVAL "eval", INFER "infer" (tf.estimator calls it PREDICT)."""
-  TRAIN = "train"
-  EVAL = "eval"
-  INFER = "infer"
-
-
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.learn")
+__getattr__ = catalog.missing_attribute_hook("tf.contrib.learn",
+                                             lazy=catalog.served("tf.contrib.learn"))

@@ -1,0 +1,237 @@
+"""TF 1.15's first feature-column API (`tf.contrib.layers.real_valued_column`, ...) on `tf.feature_column`.
+
+Place in the data flow (DESIGN.md): tf.compat.v1.feature_column <- **contrib.layers.feature_column** <-
+contrib.learn.canned <- compat <- cli.
+
+Each constructor returns the `tf.compat.v1.feature_column` column TF itself made its successor, with the
+TF 1.15 arguments mapped (`real_valued_column(name, dimension)` is `numeric_column(name, shape=(dimension,))`,
+`sparse_column_with_keys` a vocabulary-list column, `one_hot_column` an indicator column, ...), so the
+columns work with tf.estimator's canned estimators, `input_layer`, `linear_model` and
+`make_parse_example_spec`. What differs from TF 1.15 (docs/contrib.md states it too): the column classes
+are the new ones (`.name`, not `.column_name`), and the variables they create are named as
+`tf.feature_column` names them (`input_layer/<column>_embedding/embedding_weights`, not
+`input_from_feature_columns/<column>_embedding/weights`), so a TF 1.15 checkpoint of an embedding column
+does not restore by name. A sparse column's `combiner` was used only by linear models; it is kept
+(`combiner_of`) and the contrib.learn linear estimators pass it on as `sparse_combiner`.
+"""
+
+import numpy as np
+from tensorflow.python.framework import dtypes as _dtypes
+
+from tf1clip.contrib import catalog
+
+_COMBINERS = {}
+
+
+def _fc():
+  import tensorflow.compat.v1 as tf  # pylint: disable=import-outside-toplevel
+  return tf.feature_column
+
+
+def _check_combiner(combiner, function):
+  if combiner not in ("sum", "mean", "sqrtn"):
+    raise ValueError("%s: combiner must be one of 'sum', 'mean', 'sqrtn'; got %r"
+                     % (function, combiner))
+
+
+def _remember(column, combiner):
+  _COMBINERS[column] = combiner
+  return column
+
+
+def combiner_of(column, default="sum"):
+  """The `combiner` a TF 1.15 sparse column was created with (`default` for other columns)."""
+  try:
+    return _COMBINERS.get(column, default)
+  except TypeError:  # an unhashable column
+    return default
+
+
+def real_valued_column(column_name, dimension=1, default_value=None, dtype=_dtypes.float32,
+                       normalizer=None):
+  """A dense column of `dimension` values: `numeric_column(column_name, shape=(dimension,))`."""
+  import tensorflow.compat.v1 as tf  # pylint: disable=import-outside-toplevel
+  dtype = tf.float32 if dtype is None else tf.as_dtype(dtype)
+  if dimension is None:  # TF 1.15 pointed to _real_valued_var_len_column, which tf1clip does not serve
+    raise TypeError("dimension must be an integer (a variable-length real_valued_column is not "
+                    "served: use tf.compat.v1.feature_column.sequence_numeric_column). "
+                    "column_name: {}".format(column_name))
+  if not isinstance(dimension, (int, np.integer)):
+    raise TypeError("dimension must be an integer. dimension: {}, column_name: {}".format(
+        dimension, column_name))
+  if dimension < 1:
+    raise ValueError("dimension must be greater than 0. dimension: {}, column_name: {}".format(
+        dimension, column_name))
+  if not (dtype.is_integer or dtype.is_floating):
+    raise ValueError("dtype must be convertible to float. dtype: {}, column_name: {}".format(
+        dtype, column_name))
+  if default_value is not None and not isinstance(default_value, (int, float, list, tuple)):
+    raise TypeError("default_value must be int, float, list or tuple; got %r" % (default_value,))
+  if isinstance(default_value, (list, tuple)) and len(default_value) != dimension:
+    raise ValueError("The length of default_value must be equal to dimension. default_value: {}, "
+                     "dimension: {}, column_name: {}".format(default_value, dimension, column_name))
+  return _fc().numeric_column(column_name, shape=(int(dimension),), default_value=default_value,
+                              dtype=dtype, normalizer_fn=normalizer)
+
+
+def sparse_column_with_keys(column_name, keys, default_value=-1, combiner="sum",
+                            dtype=_dtypes.string):
+  """Ids from a list of keys: `categorical_column_with_vocabulary_list` (unknown keys get `default_value`)."""
+  import tensorflow.compat.v1 as tf  # pylint: disable=import-outside-toplevel
+  _check_combiner(combiner, "sparse_column_with_keys")
+  dtype = tf.string if dtype is None else tf.as_dtype(dtype)
+  return _remember(_fc().categorical_column_with_vocabulary_list(
+      column_name, tuple(keys), dtype=dtype, default_value=default_value), combiner)
+
+
+def sparse_column_with_hash_bucket(column_name, hash_bucket_size, combiner="sum",
+                                   dtype=_dtypes.string, hash_keys=None):
+  """Ids by hashing: `categorical_column_with_hash_bucket` (hash_keys, TF 1.15's multi-hash, is refused)."""
+  import tensorflow.compat.v1 as tf  # pylint: disable=import-outside-toplevel
+  _check_combiner(combiner, "sparse_column_with_hash_bucket")
+  if hash_keys is not None:
+    raise ValueError("sparse_column_with_hash_bucket: hash_keys (several hash functions per "
+                     "value) has no successor in tf.feature_column; leave it None")
+  dtype = tf.string if dtype is None else tf.as_dtype(dtype)
+  return _remember(_fc().categorical_column_with_hash_bucket(
+      column_name, hash_bucket_size, dtype=dtype), combiner)
+
+
+def sparse_column_with_integerized_feature(column_name, bucket_size, combiner="sum",
+                                           dtype=_dtypes.int64):
+  """Integer ids as they are: `categorical_column_with_identity(column_name, num_buckets=bucket_size)`."""
+  import tensorflow.compat.v1 as tf  # pylint: disable=import-outside-toplevel
+  _check_combiner(combiner, "sparse_column_with_integerized_feature")
+  dtype = tf.int64 if dtype is None else tf.as_dtype(dtype)
+  if not dtype.is_integer:
+    raise ValueError("dtype must be an integer. dtype: {}, column_name: {}".format(
+        dtype, column_name))
+  return _remember(_fc().categorical_column_with_identity(column_name, num_buckets=bucket_size),
+                   combiner)
+
+
+def sparse_column_with_vocabulary_file(column_name, vocabulary_file, num_oov_buckets=0,
+                                       vocab_size=None, default_value=-1, combiner="sum",
+                                       dtype=_dtypes.string):
+  """Ids from a vocabulary file: `categorical_column_with_vocabulary_file`."""
+  import tensorflow.compat.v1 as tf  # pylint: disable=import-outside-toplevel
+  _check_combiner(combiner, "sparse_column_with_vocabulary_file")
+  dtype = tf.string if dtype is None else tf.as_dtype(dtype)
+  if num_oov_buckets:
+    default_value = None
+  return _remember(_fc().categorical_column_with_vocabulary_file(
+      column_name, vocabulary_file, vocabulary_size=vocab_size, num_oov_buckets=num_oov_buckets,
+      default_value=default_value, dtype=dtype), combiner)
+
+
+def weighted_sparse_column(sparse_id_column, weight_column_name, dtype=_dtypes.float32):
+  """Ids with a weight feature: `weighted_categorical_column`."""
+  import tensorflow.compat.v1 as tf  # pylint: disable=import-outside-toplevel
+  dtype = tf.float32 if dtype is None else tf.as_dtype(dtype)
+  return _remember(_fc().weighted_categorical_column(sparse_id_column, weight_column_name,
+                                                     dtype=dtype),
+                   combiner_of(sparse_id_column))
+
+
+def embedding_column(sparse_id_column, dimension, combiner="mean", initializer=None,
+                     ckpt_to_load_from=None, tensor_name_in_ckpt=None, max_norm=None,
+                     trainable=True):
+  """A dense embedding of a sparse column: `tf.compat.v1.feature_column.embedding_column`."""
+  _check_combiner(combiner, "embedding_column")
+  return _fc().embedding_column(
+      sparse_id_column, dimension, combiner=combiner, initializer=initializer,
+      ckpt_to_load_from=ckpt_to_load_from, tensor_name_in_ckpt=tensor_name_in_ckpt,
+      max_norm=max_norm, trainable=trainable)
+
+
+def shared_embedding_columns(sparse_id_columns, dimension, combiner="mean",
+                             shared_embedding_name=None, initializer=None, ckpt_to_load_from=None,
+                             tensor_name_in_ckpt=None, max_norm=None, trainable=True):
+  """Embeddings of several sparse columns sharing one table: `shared_embedding_columns`."""
+  _check_combiner(combiner, "shared_embedding_columns")
+  return _fc().shared_embedding_columns(
+      list(sparse_id_columns), dimension, combiner=combiner, initializer=initializer,
+      shared_embedding_collection_name=shared_embedding_name,
+      ckpt_to_load_from=ckpt_to_load_from, tensor_name_in_ckpt=tensor_name_in_ckpt,
+      max_norm=max_norm, trainable=trainable)
+
+
+def one_hot_column(sparse_id_column):
+  """A multi-hot dense encoding of a sparse column: `indicator_column`."""
+  return _fc().indicator_column(sparse_id_column)
+
+
+def bucketized_column(source_column, boundaries):
+  """A real-valued column split at `boundaries`: `bucketized_column` (boundaries sorted, as TF 1.15)."""
+  if not isinstance(boundaries, (list, tuple)) or not boundaries:
+    raise ValueError("boundaries must be a non-empty list or tuple; got %r" % (boundaries,))
+  return _fc().bucketized_column(source_column, sorted(set(float(b) for b in boundaries)))
+
+
+def crossed_column(columns, hash_bucket_size, combiner="sum", ckpt_to_load_from=None,
+                   tensor_name_in_ckpt=None, hash_key=None):
+  """A hashed cross of sparse / bucketized columns: `crossed_column`.
+
+  The crosses are TF 1.15's (raw values of sparse columns, bucket ids of bucketized ones), but they
+  land in other buckets: TF 1.15 hashed them with its contrib-only SparseFeatureCross kernel (a legacy
+  hash, or its own use of `hash_key`), tf1clip with tf.feature_column's. A model trains the same way;
+  a TF 1.15 model's cross weights do not carry over (stated in docs/contrib.md).
+  """
+  _check_combiner(combiner, "crossed_column")
+  if ckpt_to_load_from is not None or tensor_name_in_ckpt is not None:
+    raise ValueError("crossed_column: ckpt_to_load_from / tensor_name_in_ckpt have no successor; "
+                     "use tf.estimator.WarmStartSettings")
+  # TF 1.15 crossed the raw values of a sparse column (its feature), and bucket ids of a bucketized one.
+  keys = [c if isinstance(c, str) or not hasattr(c, "key") or _is_bucketized_or_crossed(c)
+          else c.key for c in columns]
+  return _remember(_fc().crossed_column(keys, hash_bucket_size, hash_key=hash_key), combiner)
+
+
+def _is_bucketized_or_crossed(column):
+  return type(column).__name__ in ("BucketizedColumn", "CrossedColumn", "_BucketizedColumn",
+                                   "_CrossedColumn")
+
+
+def _dimension(tensor, key):
+  shape = tensor.shape[1:]
+  if not shape.is_fully_defined():
+    raise ValueError("infer_real_valued_columns: feature %r has a shape %s whose non-batch "
+                     "dimensions are not all known" % (key, tensor.shape))
+  return int(np.prod(shape.as_list())) if shape.rank else 1
+
+
+def infer_real_valued_columns(features):
+  """One real-valued column per dense feature (`''` for a single Tensor), as TF 1.15 inferred them."""
+  import tensorflow.compat.v1 as tf  # pylint: disable=import-outside-toplevel
+  if not isinstance(features, dict):
+    return [real_valued_column("", dimension=_dimension(features, ""), dtype=features.dtype)]
+  columns = []
+  for key, value in features.items():
+    if isinstance(value, tf.SparseTensor):
+      continue
+    columns.append(real_valued_column(key, dimension=_dimension(value, key), dtype=value.dtype))
+  return columns
+
+
+def create_feature_spec_for_parsing(feature_columns):
+  """The `parse_example` spec of the columns: `make_parse_example_spec` (a set or dict is accepted)."""
+  if isinstance(feature_columns, dict):
+    feature_columns = list(feature_columns.values())
+  return _fc().make_parse_example_spec(list(feature_columns))
+
+
+def input_from_feature_columns(columns_to_tensors, feature_columns, weight_collections=None,
+                               trainable=True, scope=None, cols_to_outs=None):
+  """The dense input layer of the columns: `input_layer` inside `scope` ("input_from_feature_columns")."""
+  import tensorflow.compat.v1 as tf  # pylint: disable=import-outside-toplevel
+  if not isinstance(columns_to_tensors, dict):
+    columns_to_tensors = {"": columns_to_tensors}
+  if cols_to_outs is not None:
+    raise ValueError("input_from_feature_columns: cols_to_outs (each column's output) is not served; "
+                     "call it once per column for that")
+  with tf.variable_scope(scope, default_name="input_from_feature_columns"):
+    return _fc().input_layer(columns_to_tensors, list(feature_columns),
+                             weight_collections=weight_collections, trainable=trainable)
+
+
+__getattr__ = catalog.missing_attribute_hook("tf.contrib.layers.feature_column")
