@@ -16,7 +16,7 @@ does not restore by name. A sparse column's `combiner` was used only by linear m
 """
 
 import numpy as np
-from tensorflow.python.framework import dtypes as _dtypes
+import tensorflow as _tf
 
 from tf1clip.contrib import catalog
 
@@ -47,7 +47,7 @@ def combiner_of(column, default="sum"):
     return default
 
 
-def real_valued_column(column_name, dimension=1, default_value=None, dtype=_dtypes.float32,
+def real_valued_column(column_name, dimension=1, default_value=None, dtype=_tf.float32,
                        normalizer=None):
   """A dense column of `dimension` values: `numeric_column(column_name, shape=(dimension,))`."""
   import tensorflow.compat.v1 as tf  # pylint: disable=import-outside-toplevel
@@ -75,7 +75,7 @@ def real_valued_column(column_name, dimension=1, default_value=None, dtype=_dtyp
 
 
 def sparse_column_with_keys(column_name, keys, default_value=-1, combiner="sum",
-                            dtype=_dtypes.string):
+                            dtype=_tf.string):
   """Ids from a list of keys: `categorical_column_with_vocabulary_list` (unknown keys get `default_value`)."""
   import tensorflow.compat.v1 as tf  # pylint: disable=import-outside-toplevel
   _check_combiner(combiner, "sparse_column_with_keys")
@@ -85,7 +85,7 @@ def sparse_column_with_keys(column_name, keys, default_value=-1, combiner="sum",
 
 
 def sparse_column_with_hash_bucket(column_name, hash_bucket_size, combiner="sum",
-                                   dtype=_dtypes.string, hash_keys=None):
+                                   dtype=_tf.string, hash_keys=None):
   """Ids by hashing: `categorical_column_with_hash_bucket` (hash_keys, TF 1.15's multi-hash, is refused)."""
   import tensorflow.compat.v1 as tf  # pylint: disable=import-outside-toplevel
   _check_combiner(combiner, "sparse_column_with_hash_bucket")
@@ -98,7 +98,7 @@ def sparse_column_with_hash_bucket(column_name, hash_bucket_size, combiner="sum"
 
 
 def sparse_column_with_integerized_feature(column_name, bucket_size, combiner="sum",
-                                           dtype=_dtypes.int64):
+                                           dtype=_tf.int64):
   """Integer ids as they are: `categorical_column_with_identity(column_name, num_buckets=bucket_size)`."""
   import tensorflow.compat.v1 as tf  # pylint: disable=import-outside-toplevel
   _check_combiner(combiner, "sparse_column_with_integerized_feature")
@@ -112,7 +112,7 @@ def sparse_column_with_integerized_feature(column_name, bucket_size, combiner="s
 
 def sparse_column_with_vocabulary_file(column_name, vocabulary_file, num_oov_buckets=0,
                                        vocab_size=None, default_value=-1, combiner="sum",
-                                       dtype=_dtypes.string):
+                                       dtype=_tf.string):
   """Ids from a vocabulary file: `categorical_column_with_vocabulary_file`."""
   import tensorflow.compat.v1 as tf  # pylint: disable=import-outside-toplevel
   _check_combiner(combiner, "sparse_column_with_vocabulary_file")
@@ -124,7 +124,7 @@ def sparse_column_with_vocabulary_file(column_name, vocabulary_file, num_oov_buc
       default_value=default_value, dtype=dtype), combiner)
 
 
-def weighted_sparse_column(sparse_id_column, weight_column_name, dtype=_dtypes.float32):
+def weighted_sparse_column(sparse_id_column, weight_column_name, dtype=_tf.float32):
   """Ids with a weight feature: `weighted_categorical_column`."""
   import tensorflow.compat.v1 as tf  # pylint: disable=import-outside-toplevel
   dtype = tf.float32 if dtype is None else tf.as_dtype(dtype)

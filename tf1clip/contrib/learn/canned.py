@@ -24,7 +24,7 @@ and are refused by name when set.
 import math
 
 import numpy as np
-from tensorflow.python.ops import nn as _nn
+import tensorflow as _tf
 
 from tf1clip.contrib.learn import estimator as estimator_lib
 
@@ -227,7 +227,7 @@ class DNNClassifier(_Classifier):
   """TF 1.15's `tf.contrib.learn.DNNClassifier` on `tf.compat.v1.estimator.DNNClassifier`."""
 
   def __init__(self, hidden_units, feature_columns, model_dir=None, n_classes=2,
-               weight_column_name=None, optimizer=None, activation_fn=_nn.relu, dropout=None,
+               weight_column_name=None, optimizer=None, activation_fn=_tf.nn.relu, dropout=None,
                gradient_clip_norm=None, enable_centered_bias=False, config=None,
                feature_engineering_fn=None, embedding_lr_multipliers=None,
                input_layer_min_slice_size=None, label_keys=None):
@@ -253,7 +253,7 @@ class DNNRegressor(_Regressor):
   """TF 1.15's `tf.contrib.learn.DNNRegressor` on `tf.compat.v1.estimator.DNNRegressor`."""
 
   def __init__(self, hidden_units, feature_columns, model_dir=None, weight_column_name=None,
-               optimizer=None, activation_fn=_nn.relu, dropout=None, gradient_clip_norm=None,
+               optimizer=None, activation_fn=_tf.nn.relu, dropout=None, gradient_clip_norm=None,
                enable_centered_bias=False, config=None, feature_engineering_fn=None,
                label_dimension=1, embedding_lr_multipliers=None, input_layer_min_slice_size=None):
     import tensorflow.compat.v1 as tf  # pylint: disable=import-outside-toplevel
@@ -314,11 +314,24 @@ class LinearRegressor(_Regressor):
                                           label_dimension=label_dimension)
 
 
-def _combined_optimizers(linear_columns, linear_optimizer, dnn_optimizer, gradient_clip_norm):
-  linear = _optimizer(linear_optimizer, "Ftrl",
-                      _linear_learning_rate(len(linear_columns or [])), gradient_clip_norm)
-  dnn = _optimizer(dnn_optimizer, "Adagrad", _DNN_LEARNING_RATE, gradient_clip_norm)
-  return linear, dnn
+def _wide_and_deep(function, linear_feature_columns, linear_optimizer, dnn_feature_columns,
+                   dnn_optimizer, dnn_activation_fn, gradient_clip_norm, input_layer_min_slice_size,
+                   **refused):
+  """The tf.estimator arguments both wide-and-deep estimators share, from TF 1.15's."""
+  _refuse(function, **refused)
+  linear_columns = _columns(linear_feature_columns, "linear_feature_columns", function)
+  dnn_columns = _columns(dnn_feature_columns, "dnn_feature_columns", function)
+  if not linear_columns and not dnn_columns:
+    raise ValueError("Either linear_feature_columns or dnn_feature_columns must be defined.")
+  return dict(
+      linear_feature_columns=linear_columns, dnn_feature_columns=dnn_columns,
+      linear_optimizer=_optimizer(linear_optimizer, "Ftrl",
+                                  _linear_learning_rate(len(linear_columns or [])),
+                                  gradient_clip_norm),
+      dnn_optimizer=_optimizer(dnn_optimizer, "Adagrad", _DNN_LEARNING_RATE, gradient_clip_norm),
+      dnn_activation_fn=_tf.nn.relu if dnn_activation_fn is None else dnn_activation_fn,
+      input_layer_partitioner=_partitioner(input_layer_min_slice_size),
+      loss_reduction=_mean_loss(), linear_sparse_combiner=_sparse_combiner(linear_columns))
 
 
 class DNNLinearCombinedClassifier(_Classifier):
@@ -327,34 +340,23 @@ class DNNLinearCombinedClassifier(_Classifier):
   def __init__(self, model_dir=None, n_classes=2, weight_column_name=None,
                linear_feature_columns=None, linear_optimizer=None, _joint_linear_weights=False,
                dnn_feature_columns=None, dnn_optimizer=None, dnn_hidden_units=None,
-               dnn_activation_fn=_nn.relu, dnn_dropout=None, gradient_clip_norm=None,
+               dnn_activation_fn=_tf.nn.relu, dnn_dropout=None, gradient_clip_norm=None,
                enable_centered_bias=False, config=None, feature_engineering_fn=None,
                embedding_lr_multipliers=None, input_layer_min_slice_size=None, label_keys=None,
                fix_global_step_increment_bug=False):
-    import tensorflow.compat.v1 as tf  # pylint: disable=import-outside-toplevel
     del fix_global_step_increment_bug  # tf.estimator's increments once per step
-    _refuse("DNNLinearCombinedClassifier", enable_centered_bias=enable_centered_bias,
-            _joint_linear_weights=_joint_linear_weights,
-            embedding_lr_multipliers=embedding_lr_multipliers)
-    linear_columns = _columns(linear_feature_columns, "linear_feature_columns",
-                              "DNNLinearCombinedClassifier")
-    dnn_columns = _columns(dnn_feature_columns, "dnn_feature_columns",
-                           "DNNLinearCombinedClassifier")
-    if not linear_columns and not dnn_columns:
-      raise ValueError("Either linear_feature_columns or dnn_feature_columns must be defined.")
-    linear_opt, dnn_opt = _combined_optimizers(linear_columns, linear_optimizer, dnn_optimizer,
-                                               gradient_clip_norm)
+    shared = _wide_and_deep(
+        "DNNLinearCombinedClassifier", linear_feature_columns, linear_optimizer,
+        dnn_feature_columns, dnn_optimizer, dnn_activation_fn, gradient_clip_norm,
+        input_layer_min_slice_size, enable_centered_bias=enable_centered_bias,
+        _joint_linear_weights=_joint_linear_weights,
+        embedding_lr_multipliers=embedding_lr_multipliers)
 
     def build(model_dir, config):
       return _api().DNNLinearCombinedClassifier(
-          model_dir=model_dir, linear_feature_columns=linear_columns,
-          linear_optimizer=linear_opt, dnn_feature_columns=dnn_columns, dnn_optimizer=dnn_opt,
-          dnn_hidden_units=dnn_hidden_units,
-          dnn_activation_fn=tf.nn.relu if dnn_activation_fn is None else dnn_activation_fn,
-          dnn_dropout=dnn_dropout, n_classes=n_classes, weight_column=weight_column_name,
-          label_vocabulary=label_keys,
-          input_layer_partitioner=_partitioner(input_layer_min_slice_size), config=config,
-          loss_reduction=_mean_loss(), linear_sparse_combiner=_sparse_combiner(linear_columns))
+          model_dir=model_dir, dnn_hidden_units=dnn_hidden_units, dnn_dropout=dnn_dropout,
+          n_classes=n_classes, weight_column=weight_column_name, label_vocabulary=label_keys,
+          config=config, **shared)
     super(DNNLinearCombinedClassifier, self).__init__(
         model_dir, config, feature_engineering_fn, build, n_classes=n_classes,
         label_keys=label_keys)
@@ -365,34 +367,23 @@ class DNNLinearCombinedRegressor(_Regressor):
 
   def __init__(self, model_dir=None, weight_column_name=None, linear_feature_columns=None,
                linear_optimizer=None, _joint_linear_weights=False, dnn_feature_columns=None,
-               dnn_optimizer=None, dnn_hidden_units=None, dnn_activation_fn=_nn.relu,
+               dnn_optimizer=None, dnn_hidden_units=None, dnn_activation_fn=_tf.nn.relu,
                dnn_dropout=None, gradient_clip_norm=None, enable_centered_bias=False,
                label_dimension=1, config=None, feature_engineering_fn=None,
                embedding_lr_multipliers=None, input_layer_min_slice_size=None,
                fix_global_step_increment_bug=False):
-    import tensorflow.compat.v1 as tf  # pylint: disable=import-outside-toplevel
     del fix_global_step_increment_bug
-    _refuse("DNNLinearCombinedRegressor", enable_centered_bias=enable_centered_bias,
-            _joint_linear_weights=_joint_linear_weights,
-            embedding_lr_multipliers=embedding_lr_multipliers)
-    linear_columns = _columns(linear_feature_columns, "linear_feature_columns",
-                              "DNNLinearCombinedRegressor")
-    dnn_columns = _columns(dnn_feature_columns, "dnn_feature_columns",
-                           "DNNLinearCombinedRegressor")
-    if not linear_columns and not dnn_columns:
-      raise ValueError("Either linear_feature_columns or dnn_feature_columns must be defined.")
-    linear_opt, dnn_opt = _combined_optimizers(linear_columns, linear_optimizer, dnn_optimizer,
-                                               gradient_clip_norm)
+    shared = _wide_and_deep(
+        "DNNLinearCombinedRegressor", linear_feature_columns, linear_optimizer,
+        dnn_feature_columns, dnn_optimizer, dnn_activation_fn, gradient_clip_norm,
+        input_layer_min_slice_size, enable_centered_bias=enable_centered_bias,
+        _joint_linear_weights=_joint_linear_weights,
+        embedding_lr_multipliers=embedding_lr_multipliers)
 
     def build(model_dir, config):
       return _api().DNNLinearCombinedRegressor(
-          model_dir=model_dir, linear_feature_columns=linear_columns,
-          linear_optimizer=linear_opt, dnn_feature_columns=dnn_columns, dnn_optimizer=dnn_opt,
-          dnn_hidden_units=dnn_hidden_units,
-          dnn_activation_fn=tf.nn.relu if dnn_activation_fn is None else dnn_activation_fn,
-          dnn_dropout=dnn_dropout, label_dimension=label_dimension,
-          weight_column=weight_column_name,
-          input_layer_partitioner=_partitioner(input_layer_min_slice_size), config=config,
-          loss_reduction=_mean_loss(), linear_sparse_combiner=_sparse_combiner(linear_columns))
+          model_dir=model_dir, dnn_hidden_units=dnn_hidden_units, dnn_dropout=dnn_dropout,
+          label_dimension=label_dimension, weight_column=weight_column_name, config=config,
+          **shared)
     super(DNNLinearCombinedRegressor, self).__init__(
         model_dir, config, feature_engineering_fn, build, label_dimension=label_dimension)
