@@ -43,8 +43,8 @@ def _optimizer(optimizer, default, learning_rate, gradient_clip_norm):
   if gradient_clip_norm is None:
     return optimizer
   from tf1clip import optimizer as optimizer_lib  # pylint: disable=import-outside-toplevel
-  if not gradient_clip_norm > 0:
-    raise ValueError("gradient_clip_norm must be > 0; got %r" % (gradient_clip_norm,))
+  from tf1clip import validation  # pylint: disable=import-outside-toplevel
+  validation.positive(gradient_clip_norm, "gradient_clip_norm", allow_tensor=False)
 
   def make():
     from tensorflow_estimator.python.estimator.canned import optimizers  # pylint: disable=import-outside-toplevel
