@@ -6,7 +6,8 @@ contrib.learn.estimator <- **contrib.learn.canned** <- compat <- cli; tf1clip.op
 
 Each class takes TF 1.15's constructor arguments and builds the `tf.compat.v1.estimator` canned
 estimator TF made its successor: the same network, initializers, default optimizers and learning rates
-(Adagrad 0.05 for DNNs; Ftrl at min(0.2, 1/sqrt(#columns)) for linear models), and the loss TF 1.15's
+(Adagrad 0.05 for DNNs; Ftrl at min(0.2, 1/sqrt(#columns)) for linear models and for the linear part of
+wide-and-deep ones, where tf.estimator's own default is 0.005), and the loss TF 1.15's
 heads trained on (the mean over the batch: `loss_reduction=SUM_OVER_BATCH_SIZE`). `gradient_clip_norm` wraps
 the optimizer in tf1clip's `clip_gradients_by_norm` (the global norm, as TF 1.15's `optimize_loss` clipped).
 What a user sees stays TF 1.15's: `fit / evaluate / predict(x=, y=)`, `predict` of a classifier yields
@@ -37,20 +38,26 @@ def _linear_learning_rate(num_columns):
 
 
 def _optimizer(optimizer, default, learning_rate, gradient_clip_norm):
-  """The optimizer (instance, name or callable), wrapped to clip by global norm when asked."""
+  """The optimizer (instance, name or callable), wrapped to clip by global norm when asked.
+
+  A name (and the default) gets TF 1.15's learning rate for this model here, not tf.estimator's default:
+  tf.estimator's wide-and-deep model trains its linear part at 0.005 where TF 1.15's used up to 0.2.
+  """
   if optimizer is None:
     optimizer = default
-  if gradient_clip_norm is None:
+  if gradient_clip_norm is None and not isinstance(optimizer, str):
     return optimizer
   from tf1clip import optimizer as optimizer_lib  # pylint: disable=import-outside-toplevel
   from tf1clip import validation  # pylint: disable=import-outside-toplevel
-  validation.positive(gradient_clip_norm, "gradient_clip_norm", allow_tensor=False)
+  if gradient_clip_norm is not None:
+    validation.positive(gradient_clip_norm, "gradient_clip_norm", allow_tensor=False)
 
   def make():
     from tensorflow_estimator.python.estimator.canned import optimizers  # pylint: disable=import-outside-toplevel
-    return optimizer_lib.clip_gradients_by_norm(
-        optimizers.get_optimizer_instance(optimizer, learning_rate=learning_rate),
-        gradient_clip_norm)
+    instance = optimizers.get_optimizer_instance(optimizer, learning_rate=learning_rate)
+    if gradient_clip_norm is None:
+      return instance
+    return optimizer_lib.clip_gradients_by_norm(instance, gradient_clip_norm)
   return make
 
 
