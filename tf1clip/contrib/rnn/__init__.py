@@ -7,7 +7,8 @@ they are the classes `tf.compat.v1.nn.rnn_cell` serves when TF_USE_LEGACY_KERAS=
 whichever Keras TensorFlow picked; their variables keep TF1's names (`rnn/basic_lstm_cell/kernel`).
 Contrib's own: NASCell, LayerNormBasicLSTMCell (cells), LSTMBlockCell, GRUBlockCell(V2)
 (block_cells, on TensorFlow's kernels), LSTMBlockFusedCell and the fused adaptors (fused),
-CoupledInputForgetGateLSTMCell, IndyLSTMCell, UGRNNCell (gated_cells), AttentionCellWrapper,
+CoupledInputForgetGateLSTMCell, IndyLSTMCell, UGRNNCell (gated_cells), IndRNNCell, IndyGRUCell, SRUCell,
+IntersectionRNNCell, PhasedLSTMCell, GLSTMCell (independent_cells), AttentionCellWrapper,
 HighwayWrapper, EmbeddingWrapper, InputProjectionWrapper, OutputProjectionWrapper, transpose_batch_time,
 best_effort_input_batch_size (wrappers), ConvLSTMCell and Conv1D/2D/3DLSTMCell (conv_lstm),
 stack_bidirectional_(dynamic_)rnn (stacked). Any other name raises ContribNotProvidedError with a replacement.
@@ -44,6 +45,12 @@ from tf1clip.contrib.rnn.fused import TimeReversedFusedRNN
 from tf1clip.contrib.rnn.gated_cells import CoupledInputForgetGateLSTMCell
 from tf1clip.contrib.rnn.gated_cells import IndyLSTMCell
 from tf1clip.contrib.rnn.gated_cells import UGRNNCell
+from tf1clip.contrib.rnn.independent_cells import GLSTMCell
+from tf1clip.contrib.rnn.independent_cells import IndRNNCell
+from tf1clip.contrib.rnn.independent_cells import IndyGRUCell
+from tf1clip.contrib.rnn.independent_cells import IntersectionRNNCell
+from tf1clip.contrib.rnn.independent_cells import PhasedLSTMCell
+from tf1clip.contrib.rnn.independent_cells import SRUCell
 from tf1clip.contrib.rnn.stacked import stack_bidirectional_dynamic_rnn
 from tf1clip.contrib.rnn.stacked import stack_bidirectional_rnn
 from tf1clip.contrib.rnn.wrappers import AttentionCellWrapper

@@ -14,24 +14,9 @@ Both follow TensorFlow 1.15's contrib wrappers and create the same variables, so
 import tensorflow as tf
 from tf_keras.src.layers.rnn import legacy_cells
 
+from tf1clip.contrib.rnn.linear import linear
+
 V1 = tf.compat.v1
-
-
-def _linear(args, output_size):
-  """TF 1.15's rnn_cell `_Linear`: [args] kernel + bias, variables `kernel` and `bias` in the scope."""
-  args = args if isinstance(args, (list, tuple)) else [args]
-  total = 0
-  for arg in args:
-    depth = tf.compat.dimension_value(arg.shape.with_rank(2)[1])
-    if depth is None:
-      raise ValueError("linear needs every argument's last dimension known; got shape %s" % arg.shape)
-    total += int(depth)
-  dtype = args[0].dtype
-  kernel = V1.get_variable("kernel", [total, output_size], dtype=dtype)
-  bias = V1.get_variable("bias", [output_size], dtype=dtype,
-                         initializer=V1.constant_initializer(0.0, dtype=dtype))
-  inputs = args[0] if len(args) == 1 else tf.concat(args, 1)
-  return tf.nn.bias_add(tf.matmul(inputs, kernel), bias)
 
 
 class AttentionCellWrapper(legacy_cells.RNNCell):
@@ -103,12 +88,12 @@ class AttentionCellWrapper(legacy_cells.RNNCell):
     input_size = self._input_size
     if input_size is None:
       input_size = inputs.shape.as_list()[1]
-    inputs = _linear([inputs, attns], input_size)
+    inputs = linear([inputs, attns], input_size)
     cell_output, new_state = self._cell(inputs, state)
     new_state_cat = tf.concat(tf.nest.flatten(new_state), 1) if self._state_is_tuple else new_state
     new_attns, new_attn_states = self._attention(new_state_cat, attn_states)
     with V1.variable_scope("attn_output_projection"):
-      output = _linear([cell_output, new_attns], self._attn_size)
+      output = linear([cell_output, new_attns], self._attn_size)
     new_attn_states = tf.concat([new_attn_states, tf.expand_dims(output, 1)], 1)
     new_attn_states = tf.reshape(new_attn_states, [-1, self._attn_length * self._attn_size])
     new_state = (new_state, new_attns, new_attn_states)
@@ -122,7 +107,7 @@ class AttentionCellWrapper(legacy_cells.RNNCell):
       v = V1.get_variable("attn_v", [self._attn_vec_size])
       hidden = tf.reshape(attn_states, [-1, self._attn_length, 1, self._attn_size])
       hidden_features = tf.nn.conv2d(hidden, k, [1, 1, 1, 1], "SAME")
-      y = tf.reshape(_linear(query, self._attn_vec_size), [-1, 1, 1, self._attn_vec_size])
+      y = tf.reshape(linear(query, self._attn_vec_size), [-1, 1, 1, self._attn_vec_size])
       s = tf.reduce_sum(v * tf.tanh(hidden_features + y), [2, 3])
       a = tf.nn.softmax(s)
       d = tf.reduce_sum(tf.reshape(a, [-1, self._attn_length, 1, 1]) * hidden, [1, 2])
@@ -251,7 +236,7 @@ class InputProjectionWrapper(_DelegatingWrapper):
     self._activation = activation
 
   def call(self, inputs, state):
-    projected = _linear(inputs, self._num_proj)
+    projected = linear(inputs, self._num_proj)
     if self._activation:
       projected = self._activation(projected)
     return self._cell(projected, state)
@@ -275,7 +260,7 @@ class OutputProjectionWrapper(_DelegatingWrapper):
 
   def call(self, inputs, state):
     output, new_state = self._cell(inputs, state)
-    projected = _linear(output, self._output_size)
+    projected = linear(output, self._output_size)
     if self._activation:
       projected = self._activation(projected)
     return projected, new_state
