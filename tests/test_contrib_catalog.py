@@ -75,7 +75,7 @@ def test_from_import_of_an_unsupported_name_raises_our_message_not_pythons():
 
 @pytest.mark.parametrize("module,attr", [
     ("layers", "scattered_embedding_column"), ("summary", "create_db_writer"),
-    ("framework", "zero_initializer"),
+    ("framework", "fuse_op"),
     ("opt", "ShampooOptimizer"), ("rnn", "GridLSTMCell"), ("legacy_seq2seq", "attention_decoder"),
     ("training", "stratified_sample")])
 def test_unknown_names_on_provided_submodules_fail_with_advice(module, attr):

@@ -496,6 +496,13 @@ SERVED.update({"tf.contrib.framework." + name: source for name, source in (
     ("strip_name_scope", "tensorflow.python.framework.ops:strip_name_scope"),
     ("smart_case", "tensorflow.python.framework.smart_cond:smart_case"),
     ("smart_constant_value", "tensorflow.python.framework.smart_cond:smart_constant_value"))})
+# contrib.framework's own small ops (ported: contrib.framework_ops) and the graph helper TF still has.
+_serve("framework", "tf1clip.contrib.framework_ops:", """
+    reduce_sum_n remove_squeezable_dimensions with_shape with_same_shape assert_scalar_int
+    get_placeholders py_func zero_initializer load_linear_multiclass_bias_initializer
+    load_variable_slot_initializer""")
+SERVED["tf.contrib.framework.get_graph_from_inputs"] = (
+    "tensorflow.python.framework.ops:_get_graph_from_inputs")  # TF 1.15's forwarded to it
 # contrib.checkpoint: TensorFlow's tracking classes and checkpoint utilities under their TF 1.x names.
 SERVED.update({"tf.contrib.checkpoint." + name: source for name, source in (
     ("CheckpointManager", "tensorflow:train.CheckpointManager"),
