@@ -8,7 +8,8 @@ ORACLE_TESTED = tuple("tf.contrib.nn." + n for n in (
     "alpha_dropout", "scaled_softplus", "nth_element", "conv1d_transpose",
     "deprecated_flipped_softmax_cross_entropy_with_logits",
     "deprecated_flipped_sparse_softmax_cross_entropy_with_logits",
-    "deprecated_flipped_sigmoid_cross_entropy_with_logits")) + tuple("tf.contrib.stateless." + n for n in (
+    "deprecated_flipped_sigmoid_cross_entropy_with_logits", "sampled_sparse_softmax_loss",
+    "rank_sampled_softmax_loss")) + tuple("tf.contrib.stateless." + n for n in (
         "stateless_random_uniform", "stateless_random_normal", "stateless_truncated_normal",
         "stateless_multinomial"))
 
@@ -56,4 +57,52 @@ def test_contrib_nn_and_stateless_match_tf115():
   tf115, ours = run_both(SNIPPET)
   assert tf115["errors"] == {"keep_prob_0": "ValueError", "keep_prob_2": "ValueError", "keep_prob_rank": "ValueError"}
   assert tf115["out"]["alpha_dropout_keep_all_is_x"]
+  assert_same(tf115, ours, rtol=1e-5, atol=1e-6)
+
+SAMPLED_SNIPPET = r'''
+import numpy as np
+import tensorflow as tf
+nn = tf.contrib.nn
+rng = np.random.RandomState(3)
+num_classes, dim, batch = 12, 4, 5
+w = tf.Variable(rng.randn(num_classes, dim).astype(np.float32))
+shards = [tf.Variable(rng.randn(6, dim).astype(np.float32)), tf.Variable(rng.randn(6, dim).astype(np.float32))]
+b = tf.Variable(rng.randn(num_classes).astype(np.float32))
+x = tf.constant(rng.randn(batch, dim).astype(np.float32))
+labels = tf.constant(np.array([1, 4, 7, 7, 11], np.int64))
+# fixed candidates (no sampler randomness): ids, expected counts of the true classes and of the candidates
+sampled6 = (tf.constant([0, 3, 4, 8, 9, 10], tf.int64), tf.constant(np.full([batch, 1], 0.3, np.float32)),
+            tf.constant(np.linspace(0.1, 0.6, 6).astype(np.float32)))
+results = {}
+results["sparse"] = nn.sampled_sparse_softmax_loss(w, b, labels[:, None], x, num_sampled=6, num_classes=num_classes,
+                                                   sampled_values=sampled6)
+results["sparse_keep_hits"] = nn.sampled_sparse_softmax_loss(
+    w, b, labels[:, None], x, num_sampled=6, num_classes=num_classes, sampled_values=sampled6,
+    remove_accidental_hits=False)
+results["sparse_div"] = nn.sampled_sparse_softmax_loss(shards, b, labels[:, None], x, num_sampled=6, num_classes=num_classes,
+                                                       sampled_values=sampled6, partition_strategy="div")
+for strategy, weights in (("mod", w), ("div", shards)):
+    results["rank_" + strategy] = nn.rank_sampled_softmax_loss(
+        weights, b, labels[:, None], x, num_sampled=6, num_resampled=3, num_classes=num_classes, num_true=1,
+        sampled_values=sampled6, resampling_temperature=2.0, remove_accidental_hits=True,
+        partition_strategy=strategy)
+grads = tf.gradients(sum(tf.reduce_sum(v) for v in results.values()), [w, b] + shards)
+grads = [tf.convert_to_tensor(g) for g in grads]   # sparse gradients: compare their dense sums
+report_errors("errors", (
+    ("too_many_sampled", lambda: nn.rank_sampled_softmax_loss(w, b, labels[:, None], x, 20, 3, num_classes, 1,
+                                                              sampled6, 1.0, True, "mod")),
+    ("resampled_not_fewer", lambda: nn.rank_sampled_softmax_loss(w, b, labels[:, None], x, 6, 6, num_classes, 1,
+                                                                 sampled6, 1.0, True, "mod")),
+    ("bad_strategy", lambda: nn.rank_sampled_softmax_loss(w, b, labels[:, None], x, 6, 3, num_classes, 1,
+                                                          sampled6, 1.0, True, "random"))))
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    report("values", sess.run({"losses": results, "grads": grads}))
+'''
+
+
+@requires_tf115
+def test_sampled_softmax_losses_match_tf115():
+  tf115, ours = run_both(SAMPLED_SNIPPET)
+  assert set(tf115["errors"].values()) == {"ValueError"}
   assert_same(tf115, ours, rtol=1e-5, atol=1e-6)

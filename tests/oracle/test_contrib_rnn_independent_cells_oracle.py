@@ -1,11 +1,12 @@
-"""contrib.rnn's IndRNNCell, IndyGRUCell, SRUCell, IntersectionRNNCell, PhasedLSTMCell and GLSTMCell against
+"""contrib.rnn's IndRNNCell, IndyGRUCell, SRUCell, IntersectionRNNCell, PhasedLSTMCell, GLSTMCell and CompiledWrapper against
 TF 1.15: variable names and shapes, outputs, final states and gradients from the same weights in dynamic_rnn,
 the initializers TF 1.15 gave (IndyGRU's gate bias of ones, zero biases), and the errors of bad sizes."""
 
 from harness import assert_same, requires_tf115, run_both
 
 ORACLE_TESTED = tuple("tf.contrib.rnn." + n for n in (
-    "IndRNNCell", "IndyGRUCell", "SRUCell", "IntersectionRNNCell", "PhasedLSTMCell", "GLSTMCell"))
+    "IndRNNCell", "IndyGRUCell", "SRUCell", "IntersectionRNNCell", "PhasedLSTMCell", "GLSTMCell",
+    "CompiledWrapper"))
 
 SNIPPET = r'''
 import numpy as np
@@ -65,3 +66,41 @@ def test_independent_cells_match_tf115():
                              "glstm_proj": "ValueError", "glstm_input": "ValueError",
                              "ind_unknown_depth": "ValueError"}, tf115["errors"]
   assert_same(tf115, ours, rtol=1e-5, atol=1e-6)
+
+COMPILED_SNIPPET = r'''
+import numpy as np
+import tensorflow as tf
+rnn = tf.contrib.rnn
+rng = np.random.RandomState(5)
+x = tf.constant(rng.randn(2, 4, 3).astype(np.float32))
+runs = {}
+for name, stateful in (("plain", None), ("compiled", False), ("compiled_stateful", True)):
+    with tf.variable_scope(name):
+        cell = rnn.LSTMCell(4)
+        if stateful is not None:
+            cell = rnn.CompiledWrapper(cell, compile_stateful=stateful)
+        runs[name] = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)
+        report("sizes_" + name, [cell.output_size, list(cell.state_size)])
+marked = {}
+for op in tf.get_default_graph().get_operations():
+    if op.name.startswith("compiled") and "/while/" in op.name:
+        try:
+            flag = op.get_attr("_XlaCompile")
+        except ValueError:
+            flag = None
+        scope = op.name.split("/")[0]
+        marked.setdefault(scope, set()).add(flag)
+report("xla_marks", {k: sorted(str(f) for f in v) for k, v in marked.items()})
+report_variables()
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    init_from_numpy(sess, seed=1, scale=0.5)
+    report("values", sess.run(runs))
+'''
+
+
+@requires_tf115
+def test_compiled_wrapper_matches_tf115():
+  tf115, ours = run_both(COMPILED_SNIPPET)
+  assert "True" in tf115["xla_marks"]["compiled"]
+  assert_same(tf115, ours, rtol=1e-5, atol=1e-5)

@@ -172,6 +172,7 @@ PROVIDED = {
     "tf.contrib.rnn.InputProjectionWrapper": _PORT,
     "tf.contrib.rnn.OutputProjectionWrapper": _PORT,
     "tf.contrib.rnn.transpose_batch_time": _PORT,
+    "tf.contrib.rnn.CompiledWrapper": _PORT + " (the cell's ops in tf.compat.v1.xla.experimental.jit_scope)",
     "tf.contrib.rnn.best_effort_input_batch_size": _PORT,
     "tf.contrib.rnn.LayerRNNCell": ("tf-keras' legacy LayerRNNCell (the base class of "
                                     "tf.compat.v1.nn.rnn_cell's cells)"),
@@ -261,6 +262,7 @@ PROVIDED = {
     "tf.contrib.opt.clip_gradients_by_global_norm": _PORT,
     "tf.contrib.opt.MultitaskOptimizerWrapper": _PORT,
     **{"tf.contrib.nn." + name: _PORT + " (tf1clip.contrib.nn)" for name in """alpha_dropout scaled_softplus
+        sampled_sparse_softmax_loss rank_sampled_softmax_loss
         nth_element deprecated_flipped_softmax_cross_entropy_with_logits
         deprecated_flipped_sparse_softmax_cross_entropy_with_logits
         deprecated_flipped_sigmoid_cross_entropy_with_logits""".split()},
@@ -741,9 +743,6 @@ UNSUPPORTED = {
     "tf.contrib.model_pruning": "tensorflow-model-optimization (tfmot.sparsity)",
     "tf.contrib.nccl": "tf.distribute.NcclAllReduce",
     "tf.contrib.nn": "tf.nn",
-    "tf.contrib.nn.sampled_sparse_softmax_loss": ("tf.nn.sampled_softmax_loss with labels reshaped to "
-                                                  "[batch_size, 1]"),
-    "tf.contrib.nn.rank_sampled_softmax_loss": "tf.nn.sampled_softmax_loss (no rank-based resampling)",
     "tf.contrib.opt": "tf.compat.v1.train optimizers, or Keras optimizers",
     "tf.contrib.optimizer_v2": "tf.keras.optimizers",
     "tf.contrib.predictor": "tf.saved_model.load",

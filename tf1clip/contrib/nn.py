@@ -12,7 +12,10 @@ is tf1clip's code with TF 1.15's semantics:
   NthElement kernel).
 - `deprecated_flipped_*_cross_entropy_with_logits(logits, labels_or_targets, ...)`: the tf.nn losses with the
   pre-1.0 argument order.
-Not provided (clear error): `sampled_sparse_softmax_loss`, `rank_sampled_softmax_loss`.
+- `sampled_sparse_softmax_loss(weights, biases, labels [batch, 1], inputs, ...)`: sampled softmax with one
+  true class per example, on TensorFlow's own `_compute_sampled_logits` (labels [batch, 1], as TF 1.15 needed).
+- `rank_sampled_softmax_loss(...)`: sampled softmax whose `num_sampled` candidates are resampled down to the
+  `num_resampled` with the highest logsumexp logits (Jean et al. 2014's rank-based resampling), as TF 1.15 did.
 """
 
 import numbers
@@ -101,6 +104,79 @@ def deprecated_flipped_sparse_softmax_cross_entropy_with_logits(logits, labels, 
 def deprecated_flipped_sigmoid_cross_entropy_with_logits(logits, targets, name=None):
   """`tf.nn.sigmoid_cross_entropy_with_logits` with logits first; `targets` are the labels."""
   return tf.compat.v1.nn.sigmoid_cross_entropy_with_logits(labels=targets, logits=logits, name=name)
+
+
+def _sampling_internals():
+  from tensorflow.python.ops import embedding_ops  # pylint: disable=import-outside-toplevel
+  from tensorflow.python.ops import nn_impl  # pylint: disable=import-outside-toplevel
+  return nn_impl._compute_sampled_logits, embedding_ops._embedding_lookup_and_transform  # pylint: disable=protected-access
+
+
+def sampled_sparse_softmax_loss(weights, biases, labels, inputs, num_sampled, num_classes,
+                                sampled_values=None, remove_accidental_hits=True,
+                                partition_strategy="mod", name="sampled_sparse_softmax_loss"):
+  """The sampled softmax loss [batch] of `labels` [batch, 1] (one true class each), TF 1.15's."""
+  compute_sampled_logits, _ = _sampling_internals()
+  logits, _ = compute_sampled_logits(
+      weights=weights, biases=biases, labels=labels, inputs=inputs,
+      num_sampled=num_sampled, num_classes=num_classes, num_true=1, sampled_values=sampled_values,
+      subtract_log_q=True, remove_accidental_hits=remove_accidental_hits,
+      partition_strategy=partition_strategy, name=name)
+  true_labels = tf.zeros([tf.shape(logits)[0], 1], dtype=tf.int64)
+  return tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.squeeze(true_labels),
+                                                        logits=logits)
+
+
+def _rank_resample(weights, biases, inputs, sampled_values, num_resampled, resampling_temperature,
+                   partition_strategy):
+  """Keeps the `num_resampled` candidates whose logsumexp logit over the batch is highest."""
+  _, lookup_and_transform = _sampling_internals()
+  sampled, true_expected_count, sampled_expected_count = sampled_values
+  sampled = tf.cast(tf.stop_gradient(sampled), tf.int64)
+  true_expected_count = tf.stop_gradient(true_expected_count)
+  sampled_expected_count = tf.stop_gradient(sampled_expected_count)
+  reweighted_inputs = inputs / resampling_temperature
+
+  def logsumexp_logit(embeddings):
+    return tf.reduce_logsumexp(tf.matmul(embeddings, reweighted_inputs, transpose_b=True), axis=1,
+                               keepdims=False)
+
+  sampled_logits = lookup_and_transform(weights, sampled, partition_strategy,
+                                        transform_fn=logsumexp_logit)
+  sampled_b = tf.reshape(tf.compat.v1.nn.embedding_lookup(biases, sampled, partition_strategy), [-1])
+  sampled_logits += sampled_b / resampling_temperature
+  _, resampled_indices = tf.nn.top_k(sampled_logits, k=num_resampled, sorted=False)
+  resampled = tf.gather(sampled, indices=resampled_indices)
+  resampled_expected_count = tf.gather(sampled_expected_count, indices=resampled_indices)
+  return resampled, true_expected_count, resampled_expected_count
+
+
+def rank_sampled_softmax_loss(weights, biases, labels, inputs, num_sampled, num_resampled,
+                              num_classes, num_true, sampled_values, resampling_temperature,
+                              remove_accidental_hits, partition_strategy, name=None):
+  """Sampled softmax over the `num_resampled` best of `num_sampled` candidates (TF 1.15's)."""
+  if num_sampled > num_classes:
+    raise ValueError("num_sampled ({}) cannot be greater than num_classes ({})".format(
+        num_sampled, num_classes))
+  if num_sampled <= num_resampled:
+    raise ValueError("num_resampled ({}) must be less than num_sampled ({})".format(
+        num_resampled, num_sampled))
+  if partition_strategy not in ("div", "mod"):
+    raise ValueError("unsupported partition_strategy ({})".format(partition_strategy))
+  with tf.compat.v1.name_scope(name, "rank_sampled_softmax_loss",
+                               [weights, biases, labels, inputs, sampled_values,
+                                resampling_temperature]) as name:
+    if not sampled_values:
+      sampled_values = tf.random.learned_unigram_candidate_sampler(
+          true_classes=labels, num_true=num_true, num_sampled=num_sampled, unique=True,
+          range_max=num_classes)
+    resampled_values = _rank_resample(weights, biases, inputs, sampled_values, num_resampled,
+                                      resampling_temperature, partition_strategy)
+    return tf.compat.v1.nn.sampled_softmax_loss(
+        weights=weights, biases=biases, labels=labels, inputs=inputs, num_sampled=num_resampled,
+        num_classes=num_classes, num_true=num_true, sampled_values=resampled_values,
+        remove_accidental_hits=remove_accidental_hits, partition_strategy=partition_strategy,
+        name=name)
 
 
 __getattr__ = catalog.missing_attribute_hook("tf.contrib.nn", lazy=catalog.served("tf.contrib.nn"))

@@ -9,7 +9,7 @@ Contrib's own: NASCell, LayerNormBasicLSTMCell (cells), LSTMBlockCell, GRUBlockC
 (block_cells, on TensorFlow's kernels), LSTMBlockFusedCell and the fused adaptors (fused),
 CoupledInputForgetGateLSTMCell, IndyLSTMCell, UGRNNCell (gated_cells), IndRNNCell, IndyGRUCell, SRUCell,
 IntersectionRNNCell, PhasedLSTMCell, GLSTMCell (independent_cells), AttentionCellWrapper,
-HighwayWrapper, EmbeddingWrapper, InputProjectionWrapper, OutputProjectionWrapper, transpose_batch_time,
+HighwayWrapper, CompiledWrapper, EmbeddingWrapper, InputProjectionWrapper, OutputProjectionWrapper, transpose_batch_time,
 best_effort_input_batch_size (wrappers), ConvLSTMCell and Conv1D/2D/3DLSTMCell (conv_lstm),
 stack_bidirectional_(dynamic_)rnn (stacked). Any other name raises ContribNotProvidedError with a replacement.
 """
@@ -54,6 +54,7 @@ from tf1clip.contrib.rnn.independent_cells import SRUCell
 from tf1clip.contrib.rnn.stacked import stack_bidirectional_dynamic_rnn
 from tf1clip.contrib.rnn.stacked import stack_bidirectional_rnn
 from tf1clip.contrib.rnn.wrappers import AttentionCellWrapper
+from tf1clip.contrib.rnn.wrappers import CompiledWrapper
 from tf1clip.contrib.rnn.wrappers import EmbeddingWrapper
 from tf1clip.contrib.rnn.wrappers import HighwayWrapper
 from tf1clip.contrib.rnn.wrappers import InputProjectionWrapper

@@ -142,6 +142,30 @@ class _DelegatingWrapper(legacy_cells.RNNCell):
       return self._cell.zero_state(batch_size, dtype)
 
 
+class CompiledWrapper(_DelegatingWrapper):
+  """Runs the wrapped cell's ops in an XLA jit scope (`tf.compat.v1.xla.experimental.jit_scope`).
+
+  With compile_stateful=False (the default, as TF 1.15), stateful ops (random ops, variable reads of
+  ref variables, ...) are left out of the compiled clusters.
+  """
+
+  def __init__(self, cell, compile_stateful=False):
+    super().__init__()
+    self._cell = cell
+    self._compile_stateful = compile_stateful
+
+  def __call__(self, inputs, state, scope=None):
+    if self._compile_stateful:
+      compile_ops = True
+    else:
+      from tensorflow.python.framework import op_def_registry  # pylint: disable=import-outside-toplevel
+
+      def compile_ops(node_def):
+        return not op_def_registry.get(node_def.op).is_stateful
+    with V1.xla.experimental.jit_scope(compile_ops=compile_ops):
+      return self._cell(inputs, state, scope=scope)
+
+
 class HighwayWrapper(_DelegatingWrapper):
   """Adds a highway connection from the cell's input to its output: x * carry + y * transform.
 
