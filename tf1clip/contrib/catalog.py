@@ -57,6 +57,9 @@ SIGNATURE_DIFFERENCES = {
         "TensorFlow 2.21's nest (TF 1.15's contrib.framework re-exported TensorFlow's own): "
         "`check_subtrees_length` is gone; shallow structures are always checked in full")
        for name in ("assert_shallow_structure", "flatten_up_to", "flatten_with_tuple_paths_up_to")},
+    "tf.contrib.distribute.UpdateContext": (
+        "TensorFlow 2.21's UpdateContext (TF 1.15's own class): strategies enter it in `extended.update` "
+        "with the replica id where TF 1.15 passed the device; code reads it, it does not build it"),
     "tf.contrib.lookup.HashTable": (
         "TensorFlow 2.21's lookup_ops.HashTable (TF 1.15's own class): `shared_name` is gone (tables are "
         "no longer shared between sessions by name); pass `name=` by keyword"),
@@ -505,6 +508,30 @@ _serve("framework", "tf1clip.contrib.framework_ops:", """
     load_variable_slot_initializer""")
 SERVED["tf.contrib.framework.get_graph_from_inputs"] = (
     "tensorflow.python.framework.ops:_get_graph_from_inputs")  # TF 1.15's forwarded to it
+# contrib.distribute: TF 1.15's strategies with their constructors (ours, on TensorFlow's v1 strategies) and
+# TensorFlow's own context objects and functions.
+_serve("distribute", "tf1clip.contrib.distribute:", """
+    MirroredStrategy ParameterServerStrategy CollectiveAllReduceStrategy AllReduceCrossDeviceOps Monitor""")
+SERVED.update({"tf.contrib.distribute." + name: source for name, source in (
+    ("OneDeviceStrategy", "tensorflow:compat.v1.distribute.OneDeviceStrategy"),
+    ("TPUStrategy", "tensorflow:compat.v1.distribute.experimental.TPUStrategy"),
+    ("CrossDeviceOps", "tensorflow:distribute.CrossDeviceOps"),
+    ("DistributionStrategy", "tensorflow:compat.v1.distribute.Strategy"),
+    ("ReplicaContext", "tensorflow:compat.v1.distribute.ReplicaContext"),
+    ("UpdateContext", "tensorflow.python.distribute.distribute_lib:UpdateContext"),
+    ("DistributeConfig", "tensorflow.python.distribute.distribute_config:DistributeConfig"),
+    ("get_replica_context", "tensorflow:compat.v1.distribute.get_replica_context"),
+    ("get_cross_replica_context", "tensorflow.python.distribute.distribute_lib:get_cross_replica_context"),
+    ("get_strategy", "tensorflow:compat.v1.distribute.get_strategy"),
+    ("get_distribution_strategy", "tensorflow:compat.v1.distribute.get_strategy"),  # TF 1.15's old name
+    ("has_strategy", "tensorflow:compat.v1.distribute.has_strategy"),
+    ("has_distribution_strategy", "tensorflow:compat.v1.distribute.has_strategy"),  # TF 1.15's old name
+    ("in_cross_replica_context", "tensorflow:compat.v1.distribute.in_cross_replica_context"),
+    ("require_replica_context", "tensorflow.python.distribute.distribute_lib:require_replica_context"),
+    ("get_loss_reduction", "tensorflow:compat.v1.distribute.get_loss_reduction"),
+    ("initialize_tpu_system", "tensorflow:tpu.experimental.initialize_tpu_system"),
+    ("run_standard_tensorflow_server",
+     "tensorflow.python.distribute.distribute_coordinator:run_standard_tensorflow_server"))})
 # contrib.checkpoint: TensorFlow's tracking classes and checkpoint utilities under their TF 1.x names.
 SERVED.update({"tf.contrib.checkpoint." + name: source for name, source in (
     ("CheckpointManager", "tensorflow:train.CheckpointManager"),
@@ -655,7 +682,14 @@ UNSUPPORTED = {
         "the tf.data service / TensorBoard profiler (stats ops were removed)"),
     "tf.contrib.data.StatsAggregator": "the TensorBoard profiler (stats ops were removed)",
     "tf.contrib.decision_trees": "TensorFlow Decision Forests (tensorflow-decision-forests)",
-    "tf.contrib.distribute": "tf.distribute",
+    "tf.contrib.distribute": ("tf.distribute (tf1clip serves contrib.distribute's strategies and context "
+                              "functions on it)"),
+    "tf.contrib.distribute.MultiWorkerAllReduce": (
+        "tf.distribute.experimental.MultiWorkerMirroredStrategy (its all-reduce specs went with TF 2)"),
+    "tf.contrib.distribute.Step": "a tf.function / session step calling strategy.run (experimental_run_v2)",
+    "tf.contrib.distribute.StandardInputStep": "strategy.experimental_distribute_dataset + strategy.run",
+    "tf.contrib.distribute.StandardSingleLossStep": (
+        "strategy.run(step_fn) with the optimizer's minimize inside step_fn"),
     "tf.contrib.distributions": (
         "tensorflow-probability 0.25's tfp.distributions (the *WithSoftplus* classes: pass "
         "tf.nn.softplus(scale) to the plain class)"),

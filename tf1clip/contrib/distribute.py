@@ -1,0 +1,132 @@
+"""`tf.contrib.distribute`: TF 1.15's distribution strategies, as TensorFlow's v1 strategies with TF 1.15's arguments.
+
+Place in the data flow (DESIGN.md): tf.compat.v1.distribute <- **contrib.distribute** <- compat <- cli
+(`tf.estimator.RunConfig(train_distribute=...)`, `strategy.scope()`).
+
+TF 1.15's contrib strategies were TensorFlow's core strategies with older constructors and one behaviour
+of their own: `make_dataset_iterator` gave every replica a whole batch of the dataset (per-replica
+batching; core strategies split a global batch). Here:
+- `MirroredStrategy(devices, num_gpus, num_gpus_per_worker, cross_device_ops, auto_shard_dataset,
+  cross_tower_ops)` is a `tf.compat.v1.distribute.MirroredStrategy` on those devices (all local GPUs, or the
+  CPU, by default) whose `make_dataset_iterator` batches per replica, as TF 1.15's did. Estimators behave as
+  in TF 1.15 (their input_fn is batched per replica in both).
+- `ParameterServerStrategy(num_gpus_per_worker)` and `CollectiveAllReduceStrategy(num_gpus_per_worker,
+  communication)` are TensorFlow's v1 strategies on the cluster TF_CONFIG names, with that many GPUs per
+  worker (TF 1.15 built the same SimpleClusterResolver).
+- `AllReduceCrossDeviceOps(all_reduce_alg, num_packs, ...)` is TensorFlow's; the small-gradient
+  packing arguments TF 2 removed are accepted without effect (the reduced values are the same).
+- `Monitor` (run a step function until the input ends) is TF 1.15's code.
+- The rest are TensorFlow's own objects (catalog.SERVED): OneDeviceStrategy, TPUStrategy, CrossDeviceOps,
+  DistributionStrategy (StrategyV1), ReplicaContext, UpdateContext, DistributeConfig, the context
+  functions (get_replica_context, get_strategy, has_strategy, ... and TF 1.15's older names for them),
+  initialize_tpu_system and run_standard_tensorflow_server.
+"""
+
+import tensorflow as tf
+from tensorflow.python.distribute import cross_device_ops as _cross_device_ops
+from tensorflow.python.distribute import distribute_lib
+from tensorflow.python.distribute import mirrored_strategy as _core_mirrored
+from tensorflow.python.distribute.v1 import input_lib as _input_lib_v1
+
+from tf1clip.contrib import catalog
+
+
+class _PerReplicaBatchMirroredExtended(_core_mirrored.MirroredExtended):
+  """MirroredExtended whose make_dataset_iterator gives each replica a whole batch (TF 1.15's contrib)."""
+
+  def _make_dataset_iterator(self, dataset):
+    return _input_lib_v1.DatasetIterator(dataset, self._input_workers, self._container_strategy())
+
+  @property
+  def _global_batch_size(self):
+    return False
+
+
+class MirroredStrategy(_core_mirrored.MirroredStrategyV1):
+  """TF 1.15's `tf.contrib.distribute.MirroredStrategy`: synchronous replicas on one machine's devices."""
+
+  def __init__(self, devices=None, num_gpus=None, num_gpus_per_worker=None, cross_device_ops=None,
+               auto_shard_dataset=False, cross_tower_ops=None):
+    if cross_device_ops and cross_tower_ops:
+      raise ValueError("MirroredStrategy: give cross_device_ops or its old name cross_tower_ops, "
+                       "not both")
+    if num_gpus is not None and num_gpus_per_worker is not None:
+      raise ValueError("You cannot specify both `num_gpus` and `num_gpus_per_worker`.")
+    if num_gpus is None:
+      num_gpus = num_gpus_per_worker
+    if devices is None:
+      devices = _core_mirrored.all_local_devices(num_gpus)
+    elif num_gpus is not None:
+      raise ValueError("Must only specify one of `devices` and `num_gpus_per_worker`.")
+    del auto_shard_dataset  # TF 1.15's multi-worker sharding option; one machine here
+    # StrategyV1's constructor with our extended (MirroredStrategyV1's would build the core one)
+    distribute_lib.StrategyV1.__init__(  # pylint: disable=non-parent-init-called
+        self, _PerReplicaBatchMirroredExtended(self, devices, cross_device_ops or cross_tower_ops))
+
+
+def _cluster_resolver(num_gpus_per_worker):
+  resolvers = tf.distribute.cluster_resolver
+  tf_config = resolvers.TFConfigClusterResolver()
+  return resolvers.SimpleClusterResolver(
+      cluster_spec=tf_config.cluster_spec(), task_type=tf_config.task_type,
+      task_id=tf_config.task_id, num_accelerators={"GPU": num_gpus_per_worker},
+      rpc_layer=tf_config.rpc_layer)
+
+
+class ParameterServerStrategy(tf.compat.v1.distribute.experimental.ParameterServerStrategy):
+  """TF 1.15's: TensorFlow's v1 ParameterServerStrategy on TF_CONFIG's cluster, `num_gpus_per_worker` GPUs."""
+
+  def __init__(self, num_gpus_per_worker=0):
+    super().__init__(cluster_resolver=_cluster_resolver(num_gpus_per_worker))
+
+
+class CollectiveAllReduceStrategy(tf.compat.v1.distribute.experimental.MultiWorkerMirroredStrategy):
+  """TF 1.15's: TensorFlow's v1 multi-worker mirrored strategy on TF_CONFIG's cluster."""
+
+  def __init__(self, num_gpus_per_worker=0,
+               communication=tf.distribute.experimental.CommunicationImplementation.AUTO):
+    super().__init__(communication=communication,
+                     cluster_resolver=_cluster_resolver(num_gpus_per_worker))
+
+
+class AllReduceCrossDeviceOps(_cross_device_ops.AllReduceCrossDeviceOps):
+  """TensorFlow's AllReduceCrossDeviceOps with TF 1.15's arguments.
+
+  `agg_small_grads_max_bytes` / `agg_small_grads_max_group` packed small gradients together before the
+  all-reduce in TF 1.15 (a speed option: the reduced values are the same); TF 2 removed it, so they are
+  accepted and have no effect (`num_packs` still packs).
+  """
+
+  def __init__(self, all_reduce_alg="nccl", num_packs=1, agg_small_grads_max_bytes=0,
+               agg_small_grads_max_group=10):
+    del agg_small_grads_max_bytes, agg_small_grads_max_group
+    super().__init__(all_reduce_alg=all_reduce_alg, num_packs=num_packs)
+
+
+class Monitor(object):
+  """Runs a step function (a contrib.distribute Step) until its input ends (TF 1.15's)."""
+
+  def __init__(self, step_callable, session=None):
+    if tf.executing_eagerly():
+      if session is not None:
+        raise ValueError("Should not provide a `session` in Eager mode.")
+      self._run_step = step_callable
+    else:
+      if session is None:
+        raise ValueError("Should provide a `session` in Graph mode.")
+      session.run(step_callable.initialize())
+      self._run_step = session.make_callable(step_callable())
+      session.run(tf.compat.v1.global_variables_initializer())
+
+  def run_steps(self, num_steps=None):
+    step = 0
+    while num_steps is None or step < num_steps:
+      try:
+        self._run_step()
+        step += 1
+      except tf.errors.OutOfRangeError:
+        break
+
+
+__getattr__ = catalog.missing_attribute_hook("tf.contrib.distribute",
+                                             lazy=catalog.served("tf.contrib.distribute"))
