@@ -585,6 +585,12 @@ _serve("training", "tf_slim.training:evaluation", """
     StopAfterNEvalsHook SummaryAtEndHook checkpoints_iterator evaluate_once evaluate_repeatedly
     get_or_create_eval_step wait_for_new_checkpoint""")
 _serve("training", "tf1clip.contrib.training_buckets:", "bucket bucket_by_sequence_length")
+_serve("training", "tf1clip.contrib.training_device_setter:",
+       "RandomStrategy GreedyLoadBalancingStrategy byte_size_load_fn")
+_serve("training", "tf1clip.contrib.training_resample:", "resample_at_rate weighted_resample")
+_serve("training", "tf1clip.contrib.training:", "parse_values")
+SERVED["tf.contrib.training.FeedingQueueRunner"] = (  # TF 1.15 re-exported the estimator library's class
+    "tensorflow_estimator.python.estimator.inputs.queues.feeding_queue_runner:_FeedingQueueRunner")
 
 
 
@@ -943,16 +949,21 @@ def resolve(source):
   """The object at "package.module:attr.path" (tf-slim's shim installed first for tf_slim).
 
   Args:
-    source: a SERVED value; an empty attribute path means the module itself.
+    source: a SERVED value; an empty attribute path means the module itself. tf-slim and
+      tensorflow-estimator get their shims first.
 
   Returns:
     The object.
   """
   import importlib  # pylint: disable=import-outside-toplevel
   module_name, _, path = source.partition(":")
-  if module_name.split(".")[0] == "tf_slim":
+  root = module_name.split(".")[0]
+  if root == "tf_slim":
     # tf-slim reads TensorFlow internals that moved; its shim must be in place first.
     importlib.import_module("tf1clip.contrib.slim")
+  elif root == "tensorflow_estimator":
+    # so does tensorflow-estimator 2.15 (compat.estimator_shim puts back what it imports).
+    importlib.import_module("tf1clip.compat.estimator_shim").apply()
   obj = importlib.import_module(module_name)
   for attr in filter(None, path.split(".")):
     obj = getattr(obj, attr)
