@@ -77,7 +77,7 @@ def test_from_import_of_an_unsupported_name_raises_our_message_not_pythons():
     ("layers", "scattered_embedding_column"), ("summary", "create_db_writer"),
     ("framework", "fuse_op"),
     ("opt", "ShampooOptimizer"), ("rnn", "GridLSTMCell"), ("legacy_seq2seq", "attention_decoder"),
-    ("training", "stratified_sample")])
+    ("training", "batch_sequences_with_states")])
 def test_unknown_names_on_provided_submodules_fail_with_advice(module, attr):
   with pytest.raises(catalog.ContribNotProvidedError) as err:
     getattr(getattr(contrib, module), attr)

@@ -7,7 +7,7 @@ from harness import assert_same, requires_tf115, run_both
 
 ORACLE_TESTED = tuple("tf.contrib.training." + n for n in (
     "RandomStrategy", "GreedyLoadBalancingStrategy", "byte_size_load_fn", "resample_at_rate",
-    "weighted_resample", "parse_values", "FeedingQueueRunner"))
+    "weighted_resample", "parse_values", "FeedingQueueRunner", "rejection_sample", "stratified_sample"))
 
 SNIPPET = r'''
 import numpy as np
@@ -74,3 +74,48 @@ def test_training_ops_match_tf115():
   tf115, ours = run_both(SNIPPET)
   assert len(set(tf115["random_0"])) > 1 and tf115["errors"] == {"two_outputs": "ValueError"}
   assert_same(tf115, ours, rtol=1e-6, atol=1e-6)
+
+
+SAMPLING_SNIPPET = r'''
+import numpy as np
+import tensorflow as tf
+tr = tf.contrib.training
+tf.set_random_seed(1)
+values = tf.constant(np.arange(40, dtype=np.float32))
+labels = tf.constant(np.arange(40, dtype=np.int32) % 4)
+value, label = tf.train.slice_input_producer([values, labels], shuffle=False)
+# rejection_sample: odd values are never accepted
+kept = tr.rejection_sample([value, label], lambda t: tf.cast(tf.equal(tf.math.floormod(t[0], 2.0), 0.0),
+                                                                 tf.float32), batch_size=5, runtime_checks=True)
+# stratified_sample: only classes 1 and 3, equally often
+(strat_values,), strat_labels = tr.stratified_sample([value], label, [0.0, 0.5, 0.0, 0.5], batch_size=6,
+                                                     init_probs=[0.25, 0.25, 0.25, 0.25])
+(est_values,), est_labels = tr.stratified_sample([value], label, [0.0, 0.0, 1.0, 0.0], batch_size=4)
+report("shapes", [[t.shape.as_list() for t in kept], strat_values.shape.as_list(), strat_labels.shape.as_list()])
+report("variables", sorted(v.op.name for v in tf.global_variables() + tf.local_variables()))
+report_errors("errors", (
+    ("probs_length", lambda: tr.stratified_sample([value], label, [0.5, 0.5], 2, init_probs=[0.2, 0.3, 0.5])),
+    ("labels_rank", lambda: tr.stratified_sample([values], tf.zeros([2, 2], tf.int32), [1.0], 2,
+                                                 enqueue_many=True))))
+with tf.Session() as sess:
+    sess.run([tf.global_variables_initializer(), tf.local_variables_initializer()])
+    coord = tf.train.Coordinator()
+    threads = tf.train.start_queue_runners(sess, coord=coord)
+    batches = [sess.run(kept) for _ in range(3)]
+    report("kept_all_even", all(float(v) % 2 == 0 for b in batches for v in b[0]))
+    report("kept_labels_match", all(int(v) % 4 == int(l) for b in batches for v, l in zip(*b)))
+    strat = [sess.run([strat_values, strat_labels]) for _ in range(4)]
+    report("strat_classes", sorted(set(int(l) for _, ls in strat for l in ls)))
+    report("strat_pairs_consistent", all(int(v) % 4 == int(l) for vs, ls in strat for v, l in zip(vs, ls)))
+    report("est_classes", sorted(set(int(l) for l in sess.run(est_labels))))
+    coord.request_stop()
+    coord.join(threads, stop_grace_period_secs=5)
+finish()
+'''
+
+
+@requires_tf115
+def test_sampling_matches_tf115():
+  tf115, ours = run_both(SAMPLING_SNIPPET)
+  assert tf115["kept_all_even"] and tf115["strat_classes"] == [1, 3] and tf115["est_classes"] == [2]
+  assert_same(tf115, ours)

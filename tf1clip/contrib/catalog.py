@@ -588,6 +588,7 @@ _serve("training", "tf1clip.contrib.training_buckets:", "bucket bucket_by_sequen
 _serve("training", "tf1clip.contrib.training_device_setter:",
        "RandomStrategy GreedyLoadBalancingStrategy byte_size_load_fn")
 _serve("training", "tf1clip.contrib.training_resample:", "resample_at_rate weighted_resample")
+_serve("training", "tf1clip.contrib.training_sampling:", "rejection_sample stratified_sample")
 _serve("training", "tf1clip.contrib.training:", "parse_values")
 SERVED["tf.contrib.training.FeedingQueueRunner"] = (  # TF 1.15 re-exported the estimator library's class
     "tensorflow_estimator.python.estimator.inputs.queues.feeding_queue_runner:_FeedingQueueRunner")
@@ -809,9 +810,6 @@ UNSUPPORTED = {
                        "configuration, and the ops still in tf.compat.v1.tpu)"),
     "tf.contrib.tpu.keras_to_tpu_model": "tf.distribute.TPUStrategy with Keras",
     "tf.contrib.tpu.TPUDistributionStrategy": "tf.distribute.TPUStrategy",
-    "tf.contrib.training.stratified_sample": (
-        "tf.data.experimental.rejection_resample (a tf.data transformation; TF 1.15's version was "
-        "built on queue runners)"),
     "tf.contrib.training.batch_sequences_with_states": (
         "tf.compat.v1.nn.static_state_saving_rnn with your own state saver, or a Keras stateful RNN "
         "fed by tf.data (the SequenceQueueingStateSaver is gone)"),
