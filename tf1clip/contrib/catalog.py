@@ -532,6 +532,12 @@ SERVED.update({"tf.contrib.distribute." + name: source for name, source in (
     ("initialize_tpu_system", "tensorflow:tpu.experimental.initialize_tpu_system"),
     ("run_standard_tensorflow_server",
      "tensorflow.python.distribute.distribute_coordinator:run_standard_tensorflow_server"))})
+# contrib.optimizer_v2: TF 1.15's OptimizerV2 versions of six optimizers kept the v1 optimizers' signatures and
+# slot names; five made the same updates (the v1 optimizers are served), RMSProp is ours.
+SERVED.update({"tf.contrib.optimizer_v2." + name: "tensorflow:compat.v1.train." + name for name in (
+    "AdadeltaOptimizer", "AdagradOptimizer", "AdamOptimizer", "GradientDescentOptimizer",
+    "MomentumOptimizer")})
+_serve("optimizer_v2", "tf1clip.contrib.optimizer_v2:", "RMSPropOptimizer")  # its own rms start and epsilon
 # contrib.checkpoint: TensorFlow's tracking classes and checkpoint utilities under their TF 1.x names.
 SERVED.update({"tf.contrib.checkpoint." + name: source for name, source in (
     ("CheckpointManager", "tensorflow:train.CheckpointManager"),
@@ -785,7 +791,8 @@ UNSUPPORTED = {
     "tf.contrib.nccl": "tf.distribute.NcclAllReduce",
     "tf.contrib.nn": "tf.nn",
     "tf.contrib.opt": "tf.compat.v1.train optimizers, or Keras optimizers",
-    "tf.contrib.optimizer_v2": "tf.keras.optimizers",
+    "tf.contrib.optimizer_v2": ("tf.compat.v1.train optimizers (tf1clip serves contrib.optimizer_v2's six), "
+                                "or tf.keras.optimizers"),
     "tf.contrib.predictor": "tf.saved_model.load",
     "tf.contrib.quantize": "tensorflow-model-optimization (tfmot.quantization)",
     "tf.contrib.rnn": "tf.compat.v1.nn.rnn_cell",
