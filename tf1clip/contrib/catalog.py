@@ -538,6 +538,12 @@ SERVED.update({"tf.contrib.optimizer_v2." + name: "tensorflow:compat.v1.train." 
     "AdadeltaOptimizer", "AdagradOptimizer", "AdamOptimizer", "GradientDescentOptimizer",
     "MomentumOptimizer")})
 _serve("optimizer_v2", "tf1clip.contrib.optimizer_v2:", "RMSPropOptimizer")  # its own rms start and epsilon
+# contrib.feature_column: the sequence columns moved into TensorFlow; sequence_input_layer is ours.
+SERVED.update({"tf.contrib.feature_column." + name: "tensorflow:feature_column." + name for name in (
+    "sequence_categorical_column_with_hash_bucket", "sequence_categorical_column_with_identity",
+    "sequence_categorical_column_with_vocabulary_file", "sequence_categorical_column_with_vocabulary_list",
+    "sequence_numeric_column")})
+_serve("feature_column", "tf1clip.contrib.feature_column:", "sequence_input_layer")
 # contrib.checkpoint: TensorFlow's tracking classes and checkpoint utilities under their TF 1.x names.
 SERVED.update({"tf.contrib.checkpoint." + name: source for name, source in (
     ("CheckpointManager", "tensorflow:train.CheckpointManager"),
@@ -742,7 +748,8 @@ UNSUPPORTED = {
     "tf.contrib.estimator.export_all_saved_models": (
         "tf.estimator.Estimator.experimental_export_all_saved_models"),
     "tf.contrib.factorization": "no maintained replacement (tf.compat.v1 has none either)",
-    "tf.contrib.feature_column": "tf.compat.v1.feature_column, or Keras preprocessing layers",
+    "tf.contrib.feature_column": ("tf.feature_column's sequence columns (tf1clip serves contrib.feature_column's "
+                                  "six names), or Keras preprocessing layers"),
     "tf.contrib.framework": "tf.compat.v1.train / tf.compat.v1 variable functions",
     "tf.contrib.gan": "TF-GAN (the tensorflow-gan package)",
     "tf.contrib.grid_rnn": _CONTRIB_SOURCE,
