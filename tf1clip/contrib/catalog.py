@@ -184,6 +184,8 @@ PROVIDED = {
     "tf.contrib.rnn.UGRNNCell": _PORT,
     **{"tf.contrib.rnn." + name: _PORT + " (tf1clip.contrib.rnn.independent_cells)" for name in (
         "IndRNNCell", "IndyGRUCell", "SRUCell", "IntersectionRNNCell", "PhasedLSTMCell", "GLSTMCell")},
+    **{"tf.contrib.rnn." + name: _PORT + " (tf1clip.contrib.rnn.grid_cells)" for name in (
+        "TimeFreqLSTMCell", "GridLSTMCell", "BidirectionalGridLSTMCell")},
     "tf.contrib.rnn.stack_bidirectional_rnn": _PORT,
     "tf.contrib.rnn.stack_bidirectional_dynamic_rnn": _PORT,
     # contrib.crf

@@ -8,7 +8,8 @@ whichever Keras TensorFlow picked; their variables keep TF1's names (`rnn/basic_
 Contrib's own: NASCell, LayerNormBasicLSTMCell (cells), LSTMBlockCell, GRUBlockCell(V2)
 (block_cells, on TensorFlow's kernels), LSTMBlockFusedCell and the fused adaptors (fused),
 CoupledInputForgetGateLSTMCell, IndyLSTMCell, UGRNNCell (gated_cells), IndRNNCell, IndyGRUCell, SRUCell,
-IntersectionRNNCell, PhasedLSTMCell, GLSTMCell (independent_cells), AttentionCellWrapper,
+IntersectionRNNCell, PhasedLSTMCell, GLSTMCell (independent_cells), TimeFreqLSTMCell, GridLSTMCell,
+BidirectionalGridLSTMCell (grid_cells), AttentionCellWrapper,
 HighwayWrapper, CompiledWrapper, EmbeddingWrapper, InputProjectionWrapper, OutputProjectionWrapper, transpose_batch_time,
 best_effort_input_batch_size (wrappers), ConvLSTMCell and Conv1D/2D/3DLSTMCell (conv_lstm),
 stack_bidirectional_(dynamic_)rnn (stacked). Any other name raises ContribNotProvidedError with a replacement.
@@ -45,6 +46,9 @@ from tf1clip.contrib.rnn.fused import TimeReversedFusedRNN
 from tf1clip.contrib.rnn.gated_cells import CoupledInputForgetGateLSTMCell
 from tf1clip.contrib.rnn.gated_cells import IndyLSTMCell
 from tf1clip.contrib.rnn.gated_cells import UGRNNCell
+from tf1clip.contrib.rnn.grid_cells import BidirectionalGridLSTMCell
+from tf1clip.contrib.rnn.grid_cells import GridLSTMCell
+from tf1clip.contrib.rnn.grid_cells import TimeFreqLSTMCell
 from tf1clip.contrib.rnn.independent_cells import GLSTMCell
 from tf1clip.contrib.rnn.independent_cells import IndRNNCell
 from tf1clip.contrib.rnn.independent_cells import IndyGRUCell

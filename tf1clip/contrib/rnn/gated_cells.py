@@ -13,7 +13,6 @@ cell's scope, so checkpoints restore:
   UGRNNCell                       ugrnn_cell/kernel [input + units, 2 * units], bias [2 * units]
 """
 
-import math
 
 import tensorflow as tf
 from absl import logging
@@ -21,6 +20,7 @@ from tf_keras.src.engine import input_spec
 from tf_keras.src.layers.rnn import legacy_cells
 
 from tf1clip.contrib import catalog
+from tf1clip.contrib.rnn.linear import concat_sharded_variable
 
 LSTMStateTuple = legacy_cells.LSTMStateTuple
 V1 = tf.compat.v1
@@ -32,17 +32,6 @@ def _static_depth(inputs, cell):
     raise ValueError("%s needs the inputs' last dimension to be known; got shape %s"
                      % (type(cell).__name__, inputs.shape))
   return int(depth)
-
-
-def _concat_sharded_variable(name, shape, dtype, num_shards):
-  """TF 1.15's sharded weight: `name`_0 .. `name`_{n-1} split over rows, used concatenated."""
-  if num_shards > shape[0]:
-    raise ValueError("Too many shards: %d shards for a variable of shape %s" % (num_shards, shape))
-  unit = int(math.floor(shape[0] / num_shards))
-  remaining = shape[0] - unit * num_shards
-  shards = [V1.get_variable("%s_%d" % (name, i), [unit + (1 if i < remaining else 0)] + shape[1:],
-                            dtype=dtype) for i in range(num_shards)]
-  return shards[0] if num_shards == 1 else tf.concat(shards, 0, name=name + "/concat")
 
 
 def _norm(gain, shift, inp, scope):
@@ -128,7 +117,7 @@ class CoupledInputForgetGateLSTMCell(legacy_cells.RNNCell):
       m_prev = state[:, self._num_units:self._num_units + num_proj]
     dtype = inputs.dtype
     input_size = _static_depth(inputs, self)
-    concat_w = _concat_sharded_variable("W", [input_size + num_proj, 3 * self._num_units], dtype,
+    concat_w = concat_sharded_variable("W", [input_size + num_proj, 3 * self._num_units], dtype,
                                         self._num_unit_shards)
     b = V1.get_variable("B", shape=[3 * self._num_units], initializer=V1.zeros_initializer(),
                         dtype=dtype)
@@ -154,7 +143,7 @@ class CoupledInputForgetGateLSTMCell(legacy_cells.RNNCell):
     else:
       m = tf.sigmoid(o) * self._activation(c)
     if self._num_proj is not None:
-      w_proj = _concat_sharded_variable("W_P", [self._num_units, self._num_proj], dtype,
+      w_proj = concat_sharded_variable("W_P", [self._num_units, self._num_proj], dtype,
                                         self._num_proj_shards)
       m = tf.matmul(m, w_proj)
       if self._proj_clip is not None:
