@@ -292,6 +292,7 @@ PROVIDED = {
     "tf.contrib.opt.DropStaleGradientOptimizer": _PORT,
     "tf.contrib.opt.AdamGSOptimizer": _PORT + "; a tf.compat.v1.train.AdamOptimizer subclass",
     "tf.contrib.opt.LazyAdamGSOptimizer": _PORT + "; a LazyAdamOptimizer subclass",
+    "tf.contrib.opt.GGTOptimizer": _PORT + "; on the v1 Optimizer (TF 1.15's was an OptimizerV2)",
     # contrib.training
     "tf.contrib.training.HParams": _PORT + " (without the protocol-buffer methods)",
     # contrib.graph_editor: ours, on tf.Graph / tf.Operation (in_place.py holds the private calls)

@@ -5,7 +5,7 @@ MomentumWOptimizer, DecoupledWeightDecayExtension and extend_with_decoupled_weig
 NadamOptimizer and AdaMaxOptimizer (adam_variants); AddSignOptimizer and PowerSignOptimizer (sign);
 VariableClippingOptimizer; MovingAverageOptimizer; ScipyOptimizerInterface and ExternalOptimizerInterface
 (external); LARSOptimizer; RegAdagradOptimizer; DropStaleGradientOptimizer; AdamGSOptimizer and
-LazyAdamGSOptimizer (adam_gs).
+LazyAdamGSOptimizer (adam_gs); GGTOptimizer (ggt).
 
 Place in the data flow (DESIGN.md): clipping / tf.compat.v1.train <- **contrib.opt** <- compat <-
 cli. Any other name raises ContribNotProvidedError with a replacement.
@@ -19,6 +19,7 @@ from tf1clip.contrib.opt.adam_variants import NadamOptimizer
 from tf1clip.contrib.opt.drop_stale import DropStaleGradientOptimizer
 from tf1clip.contrib.opt.external import ExternalOptimizerInterface
 from tf1clip.contrib.opt.external import ScipyOptimizerInterface
+from tf1clip.contrib.opt.ggt import GGTOptimizer
 from tf1clip.contrib.opt.lars import LARSOptimizer
 from tf1clip.contrib.opt.lazy_adam import LazyAdamOptimizer
 from tf1clip.contrib.opt.moving_average import MovingAverageOptimizer
