@@ -57,6 +57,12 @@ SIGNATURE_DIFFERENCES = {
         "TensorFlow 2.21's nest (TF 1.15's contrib.framework re-exported TensorFlow's own): "
         "`check_subtrees_length` is gone; shallow structures are always checked in full")
        for name in ("assert_shallow_structure", "flatten_up_to", "flatten_with_tuple_paths_up_to")},
+    "tf.contrib.autograph.converted_call": (
+        "TensorFlow 2.21's autograph function (TF 1.15's contrib re-exported it): `options` moved after "
+        "`kwargs` and became optional; it is AutoGraph's internal entry point, called by converted code"),
+    "tf.contrib.autograph.set_loop_options": (
+        "TensorFlow 2.21's tf.autograph.experimental.set_loop_options: `back_prop` is gone (loops are always "
+        "differentiable) and `shape_invariants` is new; pass the others by keyword"),
     "tf.contrib.distribute.UpdateContext": (
         "TensorFlow 2.21's UpdateContext (TF 1.15's own class): strategies enter it in `extended.update` "
         "with the replica id where TF 1.15 passed the device; code reads it, it does not build it"),
@@ -547,6 +553,28 @@ SERVED.update({"tf.contrib.feature_column." + name: "tensorflow:feature_column."
     "sequence_categorical_column_with_vocabulary_file", "sequence_categorical_column_with_vocabulary_list",
     "sequence_numeric_column")})
 _serve("feature_column", "tf1clip.contrib.feature_column:", "sequence_input_layer")
+# Small contrib modules whose names TensorFlow 2.21 still has: staging, proto, autograph (and batching, on
+# TensorFlow's op).
+SERVED["tf.contrib.staging.StagingArea"] = "tensorflow.python.ops.data_flow_ops:StagingArea"
+SERVED["tf.contrib.proto.decode_proto"] = "tensorflow:io.decode_proto"
+SERVED["tf.contrib.proto.encode_proto"] = "tensorflow:io.encode_proto"
+_serve("batching", "tf1clip.contrib.batching:", "batch_function")  # TF 1.15's flat list of outputs
+SERVED.update({"tf.contrib.autograph." + name: source for name, source in (
+    ("to_graph", "tensorflow:autograph.to_graph"), ("to_code", "tensorflow:autograph.to_code"),
+    ("do_not_convert", "tensorflow:autograph.experimental.do_not_convert"),
+    ("set_loop_options", "tensorflow:autograph.experimental.set_loop_options"),
+    ("set_element_type", "tensorflow.python.autograph.lang.directives:set_element_type"),
+    ("stack", "tensorflow.python.autograph.lang.special_functions:stack"),
+    ("convert", "tensorflow.python.autograph.impl.api:convert"),
+    ("converted_call", "tensorflow.python.autograph.impl.api:converted_call"),
+    ("AutoGraphError", "tensorflow.python.autograph.impl.api:AutoGraphError"),
+    ("StackTraceMapper", "tensorflow.python.autograph.impl.api:StackTraceMapper"),
+    ("ConversionOptions", "tensorflow.python.autograph.core.converter:ConversionOptions"),
+    ("Feature", "tensorflow.python.autograph.core.converter:Feature"))})
+# contrib.deprecated (pre-1.0 summary ops) and contrib.sparsemax: ported.
+_serve("deprecated", "tf1clip.contrib.deprecated:", """
+    scalar_summary histogram_summary image_summary audio_summary merge_summary merge_all_summaries""")
+_serve("sparsemax", "tf1clip.contrib.sparsemax:", "sparsemax sparsemax_loss")
 # contrib.checkpoint: TensorFlow's tracking classes and checkpoint utilities under their TF 1.x names.
 SERVED.update({"tf.contrib.checkpoint." + name: source for name, source in (
     ("CheckpointManager", "tensorflow:train.CheckpointManager"),
