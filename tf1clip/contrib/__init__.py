@@ -36,7 +36,15 @@ that still exist elsewhere are served as those objects, through `catalog.SERVED`
   keras           tf-keras' TF1 Keras API (the modules tf1clip serves as tf.keras.*)
   training        HParams, bucket_by_sequence_length (ours); create_train_op, train, evaluate_* (tf-slim)
   graph_editor    TF 1.15's graph editor (select, subgraph, reroute, edit, transform), our own code
-  learn           preprocessing (VocabularyProcessor, ...) and datasets (mnist, CSV) from local files
+  learn           Estimator, SKCompat, the canned DNN / linear / wide-and-deep estimators with fit(x, y),
+                  Experiment, learn_runner, RunConfig, monitors (on tf.estimator); preprocessing
+                  (VocabularyProcessor, ...) and datasets (mnist, CSV, the bundled iris/Boston)
+  distribute      MirroredStrategy (TF 1.15's per-replica batches), ParameterServerStrategy, ... on
+                  TensorFlow's v1 strategies; the context functions
+  feature_column  the sequence columns (TensorFlow's) and sequence_input_layer (ours)
+  optimizer_v2    the six OptimizerV2 optimizers (v1 optimizers; RMSProp with TF 1.15's own epsilon rule)
+  staging, proto, autograph, batching, deprecated, sparsemax
+                  TensorFlow's objects where they still exist; ports of the rest
   slim            the whole tf-slim 1.1.0 package, run on TensorFlow 2.21 by tf1clip.contrib.slim's shim
 
 Everything else fails where the script first uses it, with a `ContribNotProvidedError` (an
