@@ -123,7 +123,15 @@ def run(sides, snippet, shared=None, timeout=300):
       os.makedirs(workdir)
       script = snippet_file(snippet, workdir)
       started.append((side,) + _start(side, script, workdir, shared))
-    return [_finish(side, proc, out, timeout) for side, proc, out in started]
+    try:
+      return [_finish(side, proc, out, timeout) for side, proc, out in started]
+    finally:
+      # A side that failed or timed out must not leave the other one running (a hung snippet can
+      # build graph ops forever and take the machine's memory).
+      for _, proc, _ in started:
+        if proc.poll() is None:
+          proc.kill()
+          proc.communicate()
 
 
 def run_both(snippet, shared=None, timeout=300):
