@@ -575,6 +575,7 @@ SERVED.update({"tf.contrib.autograph." + name: source for name, source in (
 _serve("deprecated", "tf1clip.contrib.deprecated:", """
     scalar_summary histogram_summary image_summary audio_summary merge_summary merge_all_summaries""")
 _serve("sparsemax", "tf1clip.contrib.sparsemax:", "sparsemax sparsemax_loss")
+_serve("predictor", "tf1clip.contrib.predictor:", "from_saved_model from_estimator")
 # contrib.checkpoint: TensorFlow's tracking classes and checkpoint utilities under their TF 1.x names.
 SERVED.update({"tf.contrib.checkpoint." + name: source for name, source in (
     ("CheckpointManager", "tensorflow:train.CheckpointManager"),
@@ -831,7 +832,9 @@ UNSUPPORTED = {
     "tf.contrib.opt": "tf.compat.v1.train optimizers, or Keras optimizers",
     "tf.contrib.optimizer_v2": ("tf.compat.v1.train optimizers (tf1clip serves contrib.optimizer_v2's six), "
                                 "or tf.keras.optimizers"),
-    "tf.contrib.predictor": "tf.saved_model.load",
+    "tf.contrib.predictor": "tf.saved_model.load (tf1clip serves from_saved_model and from_estimator)",
+    "tf.contrib.predictor.from_contrib_estimator": (
+        "tf.contrib.predictor.from_saved_model of the estimator's export_savedmodel"),
     "tf.contrib.quantize": "tensorflow-model-optimization (tfmot.quantization)",
     "tf.contrib.rnn": "tf.compat.v1.nn.rnn_cell",
     "tf.contrib.saved_model": "tf.compat.v1.saved_model",
