@@ -246,26 +246,22 @@ class GridLSTMCell(legacy_cells.RNNCell):
       def peephole(gate, kind, c_freq_side, c_time_side):
         return v["W_%s_diag_%sf" % (gate, kind)] * c_freq_side + v["W_%s_diag_%st" % (gate, kind)] * c_time_side
 
-      i_freq_g = sigmoid(i_freq + peephole("I", "freq", c_prev_freq, c_prev_time) if peep else i_freq)
-      if self._couple_input_forget_gates:
-        f_freq_g = 1.0 - i_freq_g
-      elif peep:
-        f_freq_g = sigmoid(f_freq + self._forget_bias + peephole("F", "freq", c_prev_freq, c_prev_time))
-      else:
-        f_freq_g = sigmoid(f_freq + self._forget_bias)
-      c_freq = f_freq_g * c_prev_freq + i_freq_g * tanh(j_freq)
-      if self._cell_clip is not None:
-        c_freq = tf.clip_by_value(c_freq, -self._cell_clip, self._cell_clip)
-      i_time_g = sigmoid(i_time + peephole("I", "time", c_prev_freq, c_prev_time) if peep else i_time)
-      if self._couple_input_forget_gates:
-        f_time_g = 1.0 - i_time_g
-      elif peep:
-        f_time_g = sigmoid(f_time + self._forget_bias + peephole("F", "time", c_prev_freq, c_prev_time))
-      else:
-        f_time_g = sigmoid(f_time + self._forget_bias)
-      c_time = f_time_g * c_prev_time + i_time_g * tanh(j_time)
-      if self._cell_clip is not None:
-        c_time = tf.clip_by_value(c_time, -self._cell_clip, self._cell_clip)
+      def new_cell(kind, i, j, f, c_prev):
+        """One LSTM's cell update (kind "freq" or "time"), peeking at both previous cells."""
+        i_g = sigmoid(i + peephole("I", kind, c_prev_freq, c_prev_time) if peep else i)
+        if self._couple_input_forget_gates:
+          f_g = 1.0 - i_g
+        elif peep:
+          f_g = sigmoid(f + self._forget_bias + peephole("F", kind, c_prev_freq, c_prev_time))
+        else:
+          f_g = sigmoid(f + self._forget_bias)
+        c = f_g * c_prev + i_g * tanh(j)
+        if self._cell_clip is not None:
+          c = tf.clip_by_value(c, -self._cell_clip, self._cell_clip)
+        return c
+
+      c_freq = new_cell("freq", i_freq, j_freq, f_freq, c_prev_freq)
+      c_time = new_cell("time", i_time, j_time, f_time, c_prev_time)
       if peep:
         m_freq = sigmoid(o_freq + peephole("O", "freq", c_freq, c_time)) * tanh(c_freq)
         m_time = sigmoid(o_time + peephole("O", "time", c_freq, c_time)) * tanh(c_time)
