@@ -75,6 +75,9 @@ def case(key):
 def init_from_numpy(sess, seed=0, scale=0.1, var_list=None):
   """Loads seeded values (from the variable's name) into `var_list` (default: every global variable)."""
   import tensorflow as _tf
+  # One session.run of every variable's initializer with its initial value fed (what Variable.load does one
+  # variable at a time): on a big graph each distinct run call costs a pruning pass, ~1 s each on TF 1.15.
+  feeds, initializers = {}, []
   for v in sorted(_tf.compat.v1.global_variables() if var_list is None else var_list, key=lambda v: v.name):
     shape = v.shape.as_list()
     rng = _np.random.RandomState((seed + _zlib.crc32(v.op.name.encode())) % (2 ** 31))
@@ -83,7 +86,12 @@ def init_from_numpy(sess, seed=0, scale=0.1, var_list=None):
       value = _np.zeros(shape, dtype)
     else:
       value = (rng.standard_normal(shape) * scale).astype(dtype)
-    v.load(value, sess)
+    initial = v.initializer.inputs[1]
+    if initial in feeds:
+      raise ValueError("init_from_numpy: %s shares its initial value with another variable" % v.op.name)
+    feeds[initial] = value
+    initializers.append(v.initializer)
+  sess.run(initializers, feed_dict=feeds)
 
 
 def report_variables(key="variables"):

@@ -3,8 +3,9 @@
 One snippet builds, from the same weights on both sides: a BasicDecoder with TrainingHelper over an
 AttentionWrapper (Bahdanau normalized, Luong scaled, both monotonic variants, alignment history), greedy
 and beam-search inference, sequence_loss, tile_batch/gather_tree/hardmax/safe_cumprod/monotonic_attention,
-and legacy_seq2seq's rnn_decoder / basic_rnn_seq2seq / sequence_loss(_by_example); then a checkpoint
-written by TF 1.15 restores under tf1clip and gives the same loss.
+and all of legacy_seq2seq (the embedding, tied, attention and one-to-many models with feed_previous as a bool
+and as a Tensor, model_with_buckets, the losses, the errors); then a checkpoint written by TF 1.15 restores
+under tf1clip and training goes on with the same loss.
 """
 
 import os
@@ -18,9 +19,12 @@ ORACLE_TESTED = tuple("tf.contrib.seq2seq." + n for n in (
     "dynamic_decode", "sequence_loss", "tile_batch", "gather_tree", "hardmax", "safe_cumprod",
     "monotonic_attention", "AttentionWrapperState", "ScheduledEmbeddingTrainingHelper",
     "InferenceHelper")) + tuple("tf.contrib.legacy_seq2seq." + n for n in (
-        "rnn_decoder", "basic_rnn_seq2seq", "sequence_loss", "sequence_loss_by_example"))
+        "rnn_decoder", "basic_rnn_seq2seq", "sequence_loss", "sequence_loss_by_example", "tied_rnn_seq2seq",
+        "embedding_rnn_decoder", "embedding_rnn_seq2seq", "embedding_tied_rnn_seq2seq", "attention_decoder",
+        "embedding_attention_decoder", "embedding_attention_seq2seq", "one2many_rnn_seq2seq", "model_with_buckets"))
 
 BUILD = r'''
+import copy
 import numpy as np
 import tensorflow as tf
 s2s = tf.contrib.seq2seq
@@ -111,6 +115,52 @@ fetches["legacy_out"] = seq_out
 fetches["legacy_again"] = dec_out
 fetches["legacy_loss"] = tf.contrib.legacy_seq2seq.sequence_loss(logits, labels, weights)
 fetches["legacy_loss_by_example"] = tf.contrib.legacy_seq2seq.sequence_loss_by_example(logits, labels, weights)
+# the rest of legacy_seq2seq: the embedding and attention models (the translate tutorial's), feed_previous as a
+# bool and as a boolean Tensor (both decoders under a tf.cond), and model_with_buckets; trained with the rest
+L, GRU, LSTM = tf.contrib.legacy_seq2seq, tf.nn.rnn_cell.GRUCell, tf.nn.rnn_cell.BasicLSTMCell
+enc_ids = [tf.constant(rng.randint(0, 5, size=[B]).astype(np.int32)) for _ in range(3)]
+dec_ids = [tf.constant(rng.randint(0, V, size=[B]).astype(np.int32)) for _ in range(4)]
+with tf.variable_scope("legacy_models"):
+    outs = {
+        "tied": L.tied_rnn_seq2seq(enc, dec, GRU(E), loop_function=lambda prev, i: prev * 0.5),
+        "emb": L.embedding_rnn_seq2seq(enc_ids, dec_ids, GRU(4), 5, V, 3),
+        "emb_feed_tensor": L.embedding_rnn_seq2seq(enc_ids, dec_ids, LSTM(4), 5, V, 3, feed_previous=tf.constant(True),
+                                                   scope="emb_feed"),
+        "emb_tied_feed": L.embedding_tied_rnn_seq2seq(enc_ids, dec_ids, GRU(4), V, 3, feed_previous=True),
+        "emb_tied_feed_tensor": L.embedding_tied_rnn_seq2seq(enc_ids, dec_ids, LSTM(4), V, 3, num_decoder_symbols=5,
+                                                             feed_previous=tf.constant(False), scope="tied_feed"),
+        "attn": L.embedding_attention_seq2seq(enc_ids, dec_ids, GRU(4), 5, V, 3, num_heads=2,
+                                              initial_state_attention=True),
+        "one2many": L.one2many_rnn_seq2seq(enc_ids, {"a": dec_ids, "b": dec_ids[:2]}, GRU(4), {"a": GRU(4), "b": GRU(4)},
+                                           5, {"a": V, "b": 8}, 3, feed_previous=tf.constant(False)),
+    }
+    proj = (tf.get_variable("proj_w", [4, V]), tf.get_variable("proj_b", [V]))
+    outs["attn_proj_feed_tensor"] = L.embedding_attention_seq2seq(
+        enc_ids, dec_ids, LSTM(4), 5, V, 3, output_projection=proj, feed_previous=tf.constant(True), scope="attn_feed")
+    attn_cell = GRU(4)
+    buckets_out, bucket_losses = L.model_with_buckets(
+        enc_ids, dec_ids, labels, weights, [(2, 2), (3, 4)],
+        lambda e, d: L.embedding_attention_seq2seq(e, d, copy.deepcopy(attn_cell), 5, V, 3, feed_previous=False,
+                                                   scope="buckets"))
+    _, bucket_losses_by_example = L.model_with_buckets(
+        enc_ids, dec_ids, labels, weights, [(3, 4)], lambda e, d: L.basic_rnn_seq2seq([tf.one_hot(x, 5) for x in e], [tf.one_hot(x, V) for x in d],
+                                                                                  GRU(V), scope="per_example"),
+        per_example_loss=True)
+fetches["legacy_models"] = outs
+fetches["legacy_buckets"] = [buckets_out, bucket_losses, bucket_losses_by_example]
+report_errors("legacy_errors", (
+    ("attention_no_inputs", lambda: L.attention_decoder([], enc[0], tf.zeros([B, 3, 4]), GRU(4))),
+    ("attention_no_heads", lambda: L.attention_decoder(dec, enc[0], tf.zeros([B, 3, 4]), GRU(4), num_heads=0)),
+    ("attention_unknown_size", lambda: L.attention_decoder(dec, enc[0], tf.placeholder(tf.float32, [B, 3, None]),
+                                                           GRU(4))),
+    ("buckets_too_long", lambda: L.model_with_buckets(enc_ids, dec_ids, labels, weights, [(5, 4)], None)),
+    ("one2many_not_a_cell", lambda: L.one2many_rnn_seq2seq(enc_ids, {"a": dec_ids}, 4, {"a": GRU(4)}, 5, {"a": V}, 3)),
+    ("one2many_keys", lambda: L.one2many_rnn_seq2seq(enc_ids, {"a": dec_ids}, GRU(4), {"b": GRU(4)}, 5, {"a": V}, 3)),
+    ("projection_shape", lambda: L.embedding_rnn_decoder(dec_ids, enc[0], GRU(4), V, 3,
+                                                         output_projection=(tf.zeros([4, 2]), tf.zeros([2])),
+                                                         scope="bad_projection"))))
+total = total + tf.add_n(bucket_losses) + tf.reduce_sum(bucket_losses_by_example) + L.sequence_loss(
+    outs["attn"][0], labels, weights) + tf.add_n([tf.reduce_sum(o) for o in tf.nest.flatten(outs["one2many"])])
 '''
 
 RUN = r'''

@@ -50,9 +50,11 @@ SIGNATURE_DIFFERENCES = {
         "counts default to auto-detection (None) instead of 1"),
     "tf.contrib.data.make_batched_features_dataset": (
         "TensorFlow 2.21's function: `reader=None` stands for TFRecordDataset, TF 1.15's default"),
-    "tf.contrib.layers.safe_embedding_lookup_sparse": (
+    **{module + ".safe_embedding_lookup_sparse": (
         "TensorFlow 2.21's tf.compat.v1.nn function: `combiner=None` was TF 1.15's spelling of the default "
-        "'mean' (it logged a warning and used 'mean'); `allow_fast_lookup` is new"),
+        "'mean' (it logged a warning and used 'mean'); `allow_fast_lookup` is new")
+       # grid_rnn.layers is contrib.layers itself (TF 1.15's grid_rnn module leaked it)
+       for module in ("tf.contrib.layers", "tf.contrib.grid_rnn.layers")},
     **{"tf.contrib.framework.nest." + name: (
         "TensorFlow 2.21's nest (TF 1.15's contrib.framework re-exported TensorFlow's own): "
         "`check_subtrees_length` is gone; shallow structures are always checked in full")
@@ -212,6 +214,15 @@ PROVIDED = {
     "tf.contrib.legacy_seq2seq.basic_rnn_seq2seq": _PORT,
     "tf.contrib.legacy_seq2seq.sequence_loss": _PORT,
     "tf.contrib.legacy_seq2seq.sequence_loss_by_example": _PORT,
+    "tf.contrib.legacy_seq2seq.tied_rnn_seq2seq": _PORT,
+    "tf.contrib.legacy_seq2seq.embedding_rnn_decoder": _PORT,
+    "tf.contrib.legacy_seq2seq.embedding_rnn_seq2seq": _PORT,
+    "tf.contrib.legacy_seq2seq.embedding_tied_rnn_seq2seq": _PORT,
+    "tf.contrib.legacy_seq2seq.attention_decoder": _PORT,
+    "tf.contrib.legacy_seq2seq.embedding_attention_decoder": _PORT,
+    "tf.contrib.legacy_seq2seq.embedding_attention_seq2seq": _PORT,
+    "tf.contrib.legacy_seq2seq.one2many_rnn_seq2seq": _PORT,
+    "tf.contrib.legacy_seq2seq.model_with_buckets": _PORT,
     # contrib.seq2seq
     "tf.contrib.seq2seq.sequence_loss": _PORT,
     "tf.contrib.seq2seq.SequenceLoss": _PORT + " (a tf-keras Loss)",
@@ -575,6 +586,11 @@ SERVED.update({"tf.contrib.autograph." + name: source for name, source in (
 _serve("deprecated", "tf1clip.contrib.deprecated:", """
     scalar_summary histogram_summary image_summary audio_summary merge_summary merge_all_summaries""")
 _serve("sparsemax", "tf1clip.contrib.sparsemax:", "sparsemax sparsemax_loss")
+# contrib.grid_rnn: TF 1.15's Grid LSTM cells (ported), and the three names its module leaked from its imports
+# (`layers`, `rnn`: tf.contrib.layers and tf.contrib.rnn themselves; collections' `namedtuple`).
+_serve("grid_rnn", "tf1clip.contrib.grid_rnn:", """
+    GridRNNCell Grid1BasicRNNCell Grid2BasicRNNCell Grid1BasicLSTMCell Grid2BasicLSTMCell Grid1LSTMCell
+    Grid2LSTMCell Grid3LSTMCell Grid2GRUCell layers rnn namedtuple""")
 _serve("predictor", "tf1clip.contrib.predictor:", "from_saved_model from_estimator")
 # contrib.checkpoint: TensorFlow's tracking classes and checkpoint utilities under their TF 1.x names.
 SERVED.update({"tf.contrib.checkpoint." + name: source for name, source in (
@@ -658,8 +674,6 @@ _NO_LEARN = ("tf.contrib.learn went with TF 2.0: use tf.estimator (provided by t
 _ADDONS = "tensorflow-addons (archived in 2024, no release for TensorFlow 2.16+)"
 _SEQ2SEQ_V2 = ("the TF1 graph-mode class %s (provided; TF 1.15's Keras-layer V2 variants are not "
                "ported)")
-_CONTRIB_SOURCE = ("no maintained replacement; port the class from TensorFlow 1.15's "
-                   "tensorflow/contrib sources onto tf.compat.v1.nn.rnn_cell.RNNCell")
 
 # Dotted name or prefix -> what to use instead. `explain` uses the longest matching prefix.
 UNSUPPORTED = {
@@ -784,7 +798,6 @@ UNSUPPORTED = {
                                   "six names), or Keras preprocessing layers"),
     "tf.contrib.framework": "tf.compat.v1.train / tf.compat.v1 variable functions",
     "tf.contrib.gan": "TF-GAN (the tensorflow-gan package)",
-    "tf.contrib.grid_rnn": _CONTRIB_SOURCE,
     "tf.contrib.image": "tf.image, or tensorflow-addons' tfa.image (archived)",
     "tf.contrib.keras": "tf_keras (Keras 2) or keras (Keras 3)",
     "tf.contrib.keras.wrappers": "the scikeras package (KerasClassifier / KerasRegressor for scikit-learn)",
@@ -818,8 +831,6 @@ UNSUPPORTED = {
                                             "tf.compat.v1.nn.dynamic_rnn"),
     "tf.contrib.learn.SVM": ("no successor in tf.estimator: a LinearClassifier with a hinge loss in "
                              "a model_fn (tf.compat.v1.losses.hinge_loss)"),
-    "tf.contrib.legacy_seq2seq": ("port the function from TensorFlow 1.15's legacy_seq2seq onto "
-                                  "tf.contrib.legacy_seq2seq.rnn_decoder / tf.compat.v1.nn"),
     "tf.contrib.linear_optimizer": "tf.compat.v1.train optimizers on a linear model",
     "tf.contrib.lookup": "tf.lookup",
     "tf.contrib.losses": "tf.compat.v1.losses (labels come before predictions there)",
