@@ -76,7 +76,7 @@ def test_from_import_of_an_unsupported_name_raises_our_message_not_pythons():
 @pytest.mark.parametrize("module,attr", [
     ("layers", "scattered_embedding_column"), ("summary", "create_db_writer"),
     ("framework", "fuse_op"),
-    ("opt", "ShampooOptimizer"), ("opt", "AGNOptimizer"), ("learn", "SVM"),
+    ("opt", "ElasticAverageOptimizer"), ("opt", "AGNOptimizer"), ("learn", "SVM"),
     ("training", "batch_sequences_with_states")])
 def test_unknown_names_on_provided_submodules_fail_with_advice(module, attr):
   with pytest.raises(catalog.ContribNotProvidedError) as err:

@@ -1,5 +1,5 @@
 """Old checkpoints restore: a model trained on TF 1.15 with this wave's contrib names (AdamW, Nadam, AdaMax, LARS,
-MovingAverageOptimizer, OutputProjectionWrapper/EmbeddingWrapper, ConvLSTMCell, grid_rnn's Grid2LSTMCell) is saved by tf.train.Saver;
+MovingAverageOptimizer, OutputProjectionWrapper/EmbeddingWrapper, ConvLSTMCell, grid_rnn's Grid2LSTMCell trained by ShampooOptimizer) is saved by tf.train.Saver;
 the same script under tf1clip restores that checkpoint (every key: weights, slots, beta powers, averages) and
 its next steps end where TF 1.15's own continuation ends."""
 
@@ -11,7 +11,8 @@ from harness import assert_same, requires_tf115, run_tf115, run_tf1clip
 ORACLE_TESTED = ("tf.contrib.opt.AdamWOptimizer", "tf.contrib.opt.NadamOptimizer", "tf.contrib.opt.AdaMaxOptimizer",
                  "tf.contrib.opt.LARSOptimizer", "tf.contrib.opt.MovingAverageOptimizer",
                  "tf.contrib.rnn.OutputProjectionWrapper", "tf.contrib.rnn.EmbeddingWrapper",
-                 "tf.contrib.rnn.Conv2DLSTMCell", "tf.contrib.grid_rnn.Grid2LSTMCell")
+                 "tf.contrib.rnn.Conv2DLSTMCell", "tf.contrib.grid_rnn.Grid2LSTMCell",
+                 "tf.contrib.opt.ShampooOptimizer")
 
 MODEL = r'''
 import os
@@ -43,7 +44,7 @@ trains = [
 with tf.variable_scope("grid", initializer=tf.glorot_uniform_initializer(seed=1)):
     grid_out, _ = tf.nn.dynamic_rnn(tf.contrib.grid_rnn.Grid2LSTMCell(2, non_recurrent_fn=tf.nn.tanh),
                                     tf.reshape(frames, [2, 3, 16]), dtype=tf.float32)
-trains.append(tf.train.AdamOptimizer(0.05).minimize(tf.reduce_mean(tf.square(grid_out[0] - 0.1)),
+trains.append(opt.ShampooOptimizer(learning_rate=0.05, gbar_decay=0.5, svd_interval=2).minimize(tf.reduce_mean(tf.square(grid_out[0] - 0.1)),
                                                     var_list=tf.trainable_variables("grid/")))
 average = opt.MovingAverageOptimizer(tf.train.GradientDescentOptimizer(0.1), average_decay=0.5)
 trains.append(average.minimize(loss_seq + loss_video, var_list=[seq_vars[-1]]))

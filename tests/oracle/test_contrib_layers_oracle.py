@@ -14,6 +14,11 @@ ORACLE_TESTED = (
     "tf.contrib.layers.apply_regularization", "tf.contrib.layers.embed_sequence",
     "tf.contrib.layers.bow_encoder", "tf.contrib.layers.xavier_initializer",
     "tf.contrib.layers.variance_scaling_initializer", "tf.contrib.layers.sum_regularizer",
+    "tf.contrib.layers.summaries", "tf.contrib.layers.summarize_activation",
+    "tf.contrib.layers.summarize_activations", "tf.contrib.layers.summarize_tensor",
+    "tf.contrib.layers.summarize_tensors", "tf.contrib.layers.summarize_collection",
+    "tf.contrib.layers.summarize_variables", "tf.contrib.layers.summarize_weights",
+    "tf.contrib.layers.summarize_biases",
 )
 
 SNIPPET = r'''
@@ -47,6 +52,21 @@ summed = layers.sum_regularizer([layers.l1_regularizer(0.5), None])(tf.constant(
 xavier = tf.get_variable("xavier", [5, 6], initializer=layers.xavier_initializer(seed=1))
 scaled = tf.get_variable("scaled", [5, 6], initializer=layers.variance_scaling_initializer(seed=1))
 
+# the summaries module: which summaries each summarizer writes (tags), and their values
+S = layers.summaries
+relu6 = tf.nn.relu6(tf.constant([[-1.0, 3.0, 7.0]]), name="act6")
+tf.add_to_collection(tf.GraphKeys.ACTIVATIONS, relu6)
+tf.add_to_collection(tf.GraphKeys.WEIGHTS, xavier)
+tf.add_to_collection(tf.GraphKeys.BIASES, scaled)
+summary_ops = [S.summarize_activations(), S.summarize_tensor(tf.constant(2.5, name="scalar")),
+               S.summarize_tensors([tf.constant([1.0, 2.0], name="vec"), tf.constant([True])]),
+               S.summarize_collection(tf.GraphKeys.GLOBAL_VARIABLES, name_filter="x.*"),
+               S.summarize_variables(name_filter="scaled"), S.summarize_weights(), S.summarize_biases(),
+               layers.summarize_activation(tf.nn.relu(tf.constant([-2.0, 1.0]), name="act"))]
+report("summary_ops", [[None if t is None else t.op.type for t in (ops if isinstance(ops, list) else [ops])]
+                       for ops in summary_ops])
+merged = tf.summary.merge_all()
+
 report_variables()
 report("regularization_losses", len(tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)))
 with tf.Session() as sess:
@@ -57,6 +77,9 @@ with tf.Session() as sess:
                    {unknown_batch: x})
     for k, v in sorted(out.items()):
         report(k, v)
+    proto = tf.Summary.FromString(sess.run(merged, {unknown_batch: x}))
+    report("summaries", sorted((v.tag, v.simple_value if v.HasField("simple_value") else list(v.histo.bucket))
+                               for v in proto.value))
     report_checkpoint(sess)
 '''
 

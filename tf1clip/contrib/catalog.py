@@ -96,6 +96,8 @@ PROVIDED = {
     # contrib.estimator
     "tf.contrib.estimator.clip_gradients_by_norm": "tf1clip.optimizer.clip_gradients_by_norm",
     "tf.contrib.estimator.forward_features": _PORT + " (tensorflow-estimator 2.15 dropped it)",
+    **{"tf.contrib.estimator." + name: _PORT + " (tensorflow-estimator 2.15 dropped it)" for name in (
+        "export_saved_model_for_mode", "export_all_saved_models")},
     **{"tf.contrib.estimator." + name: _ESTIMATOR + where for name, where in (
         ("add_metrics", "tf.estimator.add_metrics"),
         ("make_early_stopping_hook", "tf.estimator.experimental.make_early_stopping_hook"),
@@ -310,6 +312,7 @@ PROVIDED = {
     "tf.contrib.opt.AdamGSOptimizer": _PORT + "; a tf.compat.v1.train.AdamOptimizer subclass",
     "tf.contrib.opt.LazyAdamGSOptimizer": _PORT + "; a LazyAdamOptimizer subclass",
     "tf.contrib.opt.GGTOptimizer": _PORT + "; on the v1 Optimizer (TF 1.15's was an OptimizerV2)",
+    "tf.contrib.opt.ShampooOptimizer": _PORT + " (tf1clip.contrib.opt.shampoo)",
     # contrib.training
     "tf.contrib.training.HParams": _PORT + " (without the protocol-buffer methods)",
     # contrib.graph_editor: ours, on tf.Graph / tf.Operation (in_place.py holds the private calls)
@@ -376,6 +379,8 @@ _serve("layers", "tf_slim:", """
     summarize_tensor summarize_tensors summarize_variables summarize_weights RevBlock rev_block
     recompute_grad""")
 _serve("layers", "tf_slim.layers:layers", "poincare_normalize")
+# TF 1.15's contrib.layers.summaries module is tf-slim's (the summarize_* functions above come from it)
+SERVED["tf.contrib.layers.summaries"] = "tf_slim.layers.summaries:"
 _serve("layers", "tensorflow:compat.v1.nn", "safe_embedding_lookup_sparse")
 _serve("layers", "tf1clip.contrib.layers.embedding_ops:", "embedding_lookup_unique")
 # contrib.framework
@@ -586,6 +591,11 @@ SERVED.update({"tf.contrib.autograph." + name: source for name, source in (
 _serve("deprecated", "tf1clip.contrib.deprecated:", """
     scalar_summary histogram_summary image_summary audio_summary merge_summary merge_all_summaries""")
 _serve("sparsemax", "tf1clip.contrib.sparsemax:", "sparsemax sparsemax_loss")
+# contrib.estimator's heads: the library's v1 heads with TF 1.15's arguments, and TF 1.15's multi-label and
+# multi-head heads on the same interface.
+_serve("estimator", "tf1clip.contrib.estimator_heads:", """
+    binary_classification_head multi_class_head regression_head poisson_regression_head logistic_regression_head
+    multi_label_head multi_head""")
 # contrib.grid_rnn: TF 1.15's Grid LSTM cells (ported), and the three names its module leaked from its imports
 # (`layers`, `rnn`: tf.contrib.layers and tf.contrib.rnn themselves; collections' `namedtuple`).
 _serve("grid_rnn", "tf1clip.contrib.grid_rnn:", """
@@ -781,18 +791,12 @@ UNSUPPORTED = {
     "tf.contrib.eager.errstate": "tf.debugging.enable_check_numerics()",
     "tf.contrib.eager.seterr": "tf.debugging.enable_check_numerics()",
     "tf.contrib.estimator": (
-        "tensorflow-estimator 2.15 no longer has it: heads -> tf.estimator.BinaryClassHead, "
-        "MultiClassHead, MultiLabelHead, RegressionHead, PoissonRegressionHead, "
-        "LogisticRegressionHead, MultiHead (provided); replicate_model_fn / TowerOptimizer -> "
+        "tensorflow-estimator 2.15 no longer has it: replicate_model_fn / TowerOptimizer -> "
         "tf.distribute.MirroredStrategy in RunConfig(train_distribute=...)"),
     "tf.contrib.estimator.RNNClassifier": (
         "tf.compat.v1.keras RNN layers in a model_fn (the library's RNNClassifier has another API)"),
     "tf.contrib.estimator.RNNEstimator": (
         "tf.compat.v1.keras RNN layers in a model_fn (the library's RNNEstimator has another API)"),
-    "tf.contrib.estimator.export_saved_model_for_mode": (
-        "tf.estimator.Estimator.experimental_export_all_saved_models"),
-    "tf.contrib.estimator.export_all_saved_models": (
-        "tf.estimator.Estimator.experimental_export_all_saved_models"),
     "tf.contrib.factorization": "no maintained replacement (tf.compat.v1 has none either)",
     "tf.contrib.feature_column": ("tf.feature_column's sequence columns (tf1clip serves contrib.feature_column's "
                                   "six names), or Keras preprocessing layers"),
@@ -912,13 +916,23 @@ def is_provided(name):
   return len(parts) == 3 and parts[2] in PROVIDED_SUBMODULES
 
 
+# Modules whose TF 1.15 names were another contrib module's (leaked by its imports): a name without advice of
+# its own gets that module's advice for the same name.
+ADVICE_ALIASES = {"tf.contrib.slim": "tf.contrib.layers", "tf.contrib.grid_rnn.layers": "tf.contrib.layers",
+                  "tf.contrib.grid_rnn.rnn": "tf.contrib.rnn"}
+
+
 def replacement(name):
   """What to use instead of an unsupported contrib name (longest matching UNSUPPORTED prefix)."""
-  parts = normalize(name).split(".")
-  for end in range(len(parts), 1, -1):
+  name = normalize(name)
+  parts = name.split(".")
+  for end in range(len(parts), 2, -1):
     advice = UNSUPPORTED.get(".".join(parts[:end]))
     if advice is not None:
       return advice
+  for module, other in ADVICE_ALIASES.items():
+    if name.startswith(module + ".") and tf115.has(name):
+      return replacement(other + name[len(module):])
   return UNSUPPORTED["tf.contrib"]
 
 

@@ -10,9 +10,10 @@ most of it had moved into the library, where these names come from (the same obj
 `make_stop_at_checkpoint_step_hook`, `build_raw_supervised_input_receiver_fn`,
 `build_supervised_input_receiver_fn_from_input_fn`, `call_logit_fn`, `dnn_logit_fn_builder`,
 `linear_logit_fn_builder`, `SavedModelEstimator`. `clip_gradients_by_norm` is tf1clip's
-(tf1clip.optimizer), and `forward_features` is written here: the library dropped it. The rest
-(replicate_model_fn, TowerOptimizer, the contrib heads, RNNClassifier, ...) raises
-ContribNotProvidedError naming what to use instead.
+(tf1clip.optimizer), and `forward_features`, `export_saved_model_for_mode` and `export_all_saved_models` are
+written here: the library dropped them. The heads are in contrib.estimator_heads. The rest
+(replicate_model_fn, TowerOptimizer, RNNClassifier, ...) raises ContribNotProvidedError naming what to use
+instead.
 """
 
 from tf1clip.contrib import catalog
@@ -91,7 +92,23 @@ def forward_features(estimator, keys=None, sparse_default_values=None):
                                  config=estimator.config)
 
 
+def export_saved_model_for_mode(estimator, export_dir_base, input_receiver_fn, assets_extra=None, as_text=False,
+                                checkpoint_path=None, mode="infer"):
+  """TF 1.15's spelling of `estimator.export_saved_model(..., experimental_mode=mode)`; returns the export dir."""
+  return estimator.export_saved_model(export_dir_base, input_receiver_fn, assets_extra=assets_extra,
+                                      as_text=as_text, checkpoint_path=checkpoint_path, experimental_mode=mode)
+
+
+def export_all_saved_models(estimator, export_dir_base, input_receiver_fn_map, assets_extra=None, as_text=False,
+                            checkpoint_path=None):
+  """TF 1.15's spelling of `estimator.experimental_export_all_saved_models` (one SavedModel, a graph per mode)."""
+  return estimator.experimental_export_all_saved_models(export_dir_base, input_receiver_fn_map,
+                                                        assets_extra=assets_extra, as_text=as_text,
+                                                        checkpoint_path=checkpoint_path)
+
+
 _hook = catalog.missing_attribute_hook("tf.contrib.estimator", lazy={
+    **catalog.served("tf.contrib.estimator"),  # the heads (tf1clip.contrib.estimator_heads)
     "clip_gradients_by_norm": "tf1clip.optimizer:clip_gradients_by_norm",
     "add_metrics": _LIBRARY + "extenders:add_metrics",
     "make_early_stopping_hook": _LIBRARY + "early_stopping:make_early_stopping_hook",

@@ -32,11 +32,15 @@ runs (tf-slim reads these names at call time), so `import tf_slim` in the same p
 working package too.
 
 This module re-exports `tf_slim` (`slim.conv2d`, `slim.arg_scope`, `slim.learning`, `slim.losses`,
-`slim.metrics`, ...); names tf-slim loads lazily (`slim.nets`) resolve on first access.
+`slim.metrics`, ...); names tf-slim loads lazily (`slim.nets`) resolve on first access. The names TF 1.15's
+slim leaked from its star imports of contrib.layers and contrib.framework (`slim.real_valued_column`,
+`slim.contrib_framework`, `slim.metric_ops`, `slim.fc`, ...), which tf-slim dropped, are served from the
+tf1clip.contrib modules that serve them (`LEAKED_MODULES`), only where the inventory says TF 1.15 had them.
 """
 
 import importlib
 
+from tf1clip import tf115
 from tf1clip.compat import shims
 from tf1clip.contrib import catalog
 
@@ -47,6 +51,39 @@ from tf_slim import *  # pylint: disable=wildcard-import,unused-wildcard-import,
 
 # TF 1.15's slim.metrics *was* tf.contrib.metrics (tf-slim's metrics plus confusion_matrix and the set ops).
 from tf1clip.contrib import metrics  # pylint: disable=g-import-not-at-top,wrong-import-position
+
+
+# TF 1.15's contrib.slim star-imported contrib.layers and contrib.framework, and with them the modules those
+# imported (tf-slim dropped these): each leaked module -> the tf1clip.contrib module that serves its names
+# (the same objects TF 1.15's module held; a name that module does not serve is its clear error).
+LEAKED_MODULES = {
+    "contrib_framework": "tf1clip.contrib.framework",   # tensorflow.contrib.framework
+    "contrib_variables": "tf1clip.contrib.framework",   # contrib.framework's variables module
+    "checkpoint_utils": "tf1clip.contrib.framework",    # list_variables, load_checkpoint, ... (re-exported there)
+    "metric_ops": "tf1clip.contrib.metrics",
+    "loss_ops": "tf1clip.contrib.losses",
+    "lookup": "tf1clip.contrib.lookup",
+    "fc": "tf1clip.contrib.layers.feature_column",      # contrib.layers' feature_column module, twice
+    "feature_column": "tf1clip.contrib.layers.feature_column",
+    "feature_column_ops": "tf1clip.contrib.layers",     # contrib.layers' own modules: their names are its
+    "embedding_ops": "tf1clip.contrib.layers",
+    "encoders": "tf1clip.contrib.layers",
+    "contrib_sparse_ops": "tf1clip.contrib.layers",
+}
+# ... and its top-level names: contrib.layers' first (TF 1.15's last star import), then contrib.framework's.
+LEAKED_FROM = ("tf1clip.contrib.layers", "tf1clip.contrib.framework")
+
+
+def _leaked(name):
+  """The object TF 1.15's slim leaked as `name`, from the contrib module tf1clip serves it in; else None."""
+  if name in LEAKED_MODULES:
+    return importlib.import_module(LEAKED_MODULES[name])
+  for module_name in LEAKED_FROM:
+    try:
+      return getattr(importlib.import_module(module_name), name)
+    except (AttributeError, catalog.ContribNotProvidedError):
+      continue
+  return None
 
 
 def __getattr__(name):  # pylint: disable=invalid-name
@@ -61,8 +98,11 @@ def __getattr__(name):  # pylint: disable=invalid-name
   except ModuleNotFoundError as e:
     if e.name != "tf_slim." + name:
       raise
-  # A name TF 1.15's contrib.slim had (often one it leaked from contrib.layers: feature columns, target
-  # columns, ...) or never had: either way the error names it and says what to use (catalog.explain).
+  found = _leaked(name) if tf115.has("tf.contrib.slim." + name) else None  # only what TF 1.15 had
+  if found is not None:
+    return found
+  # A name TF 1.15's contrib.slim had that tf1clip does not serve (a target column, ...) or never had:
+  # either way the error names it and says what to use (catalog.explain).
   raise catalog.ContribNotProvidedError("tf.contrib.slim." + name)
 
 

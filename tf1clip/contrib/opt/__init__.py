@@ -5,7 +5,7 @@ MomentumWOptimizer, DecoupledWeightDecayExtension and extend_with_decoupled_weig
 NadamOptimizer and AdaMaxOptimizer (adam_variants); AddSignOptimizer and PowerSignOptimizer (sign);
 VariableClippingOptimizer; MovingAverageOptimizer; ScipyOptimizerInterface and ExternalOptimizerInterface
 (external); LARSOptimizer; RegAdagradOptimizer; DropStaleGradientOptimizer; AdamGSOptimizer and
-LazyAdamGSOptimizer (adam_gs); GGTOptimizer (ggt).
+LazyAdamGSOptimizer (adam_gs); GGTOptimizer (ggt); ShampooOptimizer (shampoo).
 
 Place in the data flow (DESIGN.md): clipping / tf.compat.v1.train <- **contrib.opt** <- compat <-
 cli. Any other name raises ContribNotProvidedError with a replacement.
@@ -26,6 +26,7 @@ from tf1clip.contrib.opt.moving_average import MovingAverageOptimizer
 from tf1clip.contrib.opt.multitask import MultitaskOptimizerWrapper
 from tf1clip.contrib.opt.multitask import clip_gradients_by_global_norm
 from tf1clip.contrib.opt.reg_adagrad import RegAdagradOptimizer
+from tf1clip.contrib.opt.shampoo import ShampooOptimizer
 from tf1clip.contrib.opt.sign import AddSignOptimizer
 from tf1clip.contrib.opt.sign import PowerSignOptimizer
 from tf1clip.contrib.opt.variable_clipping import VariableClippingOptimizer
