@@ -466,6 +466,9 @@ _serve("eager", "tensorflow.python.eager.context:", """
     async_clear_error num_gpus execution_mode set_execution_mode""")
 _serve("eager", "tensorflow.python.ops.variable_scope:", "EagerVariableStore")
 _serve("eager", "tensorflow.python.eager.remote:", "connect_to_remote_host")
+# TF 1.15's eager-only helpers (tf1clip.contrib.eager.saver / .metrics, and run / list_devices in the package)
+_serve("eager", "tf1clip.contrib.eager.saver:", "Saver restore_variables_on_create get_optimizer_variables")
+_serve("eager", "tf1clip.contrib.eager:", "metrics run list_devices")
 SERVED.update({"tf.contrib.eager." + name: source for name, source in (
     ("Variable", "tensorflow.python.ops.resource_variable_ops:ResourceVariable"),
     ("Checkpointable", "tensorflow.python.trackable.autotrackable:AutoTrackable"),
@@ -778,16 +781,10 @@ UNSUPPORTED = {
     "tf.contrib.distributions.bijectors.AffineScalar": (
         "tfp.bijectors.Shift(shift)(tfp.bijectors.Scale(scale))"),
     "tf.contrib.eager": "TensorFlow 2 runs eagerly by default (tf.function, tf.GradientTape)",
-    "tf.contrib.eager.metrics": "tf.keras.metrics (Mean, Accuracy, SparseCategoricalAccuracy, ...): the same "
-                                "call-then-result() use",
-    "tf.contrib.eager.Saver": "tf.train.Checkpoint(**variables).save / restore",
     "tf.contrib.eager.Network": "tf.keras.Model (tf.keras.layers inside)",
     "tf.contrib.eager.Sequential": "tf.keras.Sequential",
     "tf.contrib.eager.save_network_checkpoint": "tf.train.Checkpoint(model=...).save",
     "tf.contrib.eager.restore_network_checkpoint": "tf.train.Checkpoint(model=...).restore",
-    "tf.contrib.eager.restore_variables_on_create": "tf.train.Checkpoint(...).restore (deferred restoration)",
-    "tf.contrib.eager.get_optimizer_variables": "optimizer.variables()",
-    "tf.contrib.eager.list_devices": "tf.config.list_logical_devices()",
     "tf.contrib.eager.errstate": "tf.debugging.enable_check_numerics()",
     "tf.contrib.eager.seterr": "tf.debugging.enable_check_numerics()",
     "tf.contrib.estimator": (
