@@ -13,7 +13,11 @@ ORACLE_TESTED = tuple("tf.contrib.image." + n for n in (
         "tf.contrib.graph_editor." + n for n in (
             "select_ops", "select_ts", "sgv", "get_backward_walk_ops", "get_forward_walk_ops",
             "copy_with_input_replacements", "reroute_ts", "graph_replace", "get_walks_intersection_ops",
-            "detach_inputs", "make_list_of_op", "filter_ops_from_regex")) + tuple(
+            "detach_inputs", "make_list_of_op", "filter_ops_from_regex", "can_be_regex", "make_regex",
+            "assign_renamed_collections_handler", "util", "util.ControlOutputs", "util.get_consuming_ops",
+            "util.get_generating_ops", "util.get_tensors", "util.make_list_of_op", "util.make_list_of_t",
+            "util.make_placeholder_from_dtype_and_shape", "util.make_placeholder_from_tensor",
+            "util.placeholder_name")) + tuple(
                 "tf.contrib.metrics." + n for n in (
                     "streaming_accuracy", "streaming_mean", "streaming_auc", "streaming_precision",
                     "streaming_recall", "streaming_mean_iou", "f1_score")) + (
@@ -91,6 +95,26 @@ with g.as_default():
         ge.reroute_ts([new_b], [b])
         report("ge_rerouted", s.run(e))
     report("ge_op_count", len(g.get_operations()))
+    # TF 1.15's util module and the regex helpers
+    u = ge.util
+    report("ge_util", [sorted(op.name for op in u.get_consuming_ops([a, b])),
+                       sorted(op.name for op in u.get_generating_ops([c, d])),
+                       len(u.get_tensors(g)), [op.name for op in u.make_list_of_op([c.op, d.op])],
+                       [t.name for t in u.make_list_of_t(ge.sgv(c.op).outputs)],
+                       u.placeholder_name(c), u.make_placeholder_from_tensor(c).name,
+                       u.make_placeholder_from_dtype_and_shape(tf.int32, [2, None]).shape.as_list(),
+                       sorted(op.name for op in u.ControlOutputs(g).get(a.op))])
+    report("ge_regex_helpers", [ge.can_be_regex("^a$"), ge.can_be_regex(3), ge.make_regex("^c").pattern])
+    report_errors("ge_make_regex_bad", (("int", lambda: ge.make_regex(3)), ("list", lambda: ge.make_regex(["a"]))))
+    with tf.control_dependencies([a.op]):
+        f = tf.identity(d, name="f")
+    tf.add_to_collection("mine", c)
+    # the renamed-collections handler: copies keep their collections, under the new scope
+    copy_graph = tf.Graph()
+    transformer = ge.Transformer()
+    transformer.assign_collections_handler = ge.assign_renamed_collections_handler
+    transformer(ge.sgv(c.op, d.op, f.op), copy_graph, "copied", "")
+    report("ge_renamed_collections", [t.name for t in copy_graph.get_collection("mine")])
 
 # HParams
 hp = tf.contrib.training.HParams(learning_rate=0.1, layers=[3, 4], name="net", use_bn=False)

@@ -332,7 +332,8 @@ PROVIDED = {
         get_consuming_ops get_generating_ops get_tensors ControlOutputs make_list_of_op
         make_list_of_t get_unique_graph is_iterable concatenate_unique flatten_tree transform_tree
         ListView placeholder_name make_placeholder_from_tensor make_placeholder_from_dtype_and_shape
-        get_predefined_collection_names find_corresponding find_corresponding_elem""".split()},
+        get_predefined_collection_names find_corresponding find_corresponding_elem can_be_regex make_regex
+        assign_renamed_collections_handler util""".split()},
     # contrib.learn: preprocessing and local-file datasets (ours); its Estimator API is SERVED below
     **{"tf.contrib.learn.preprocessing." + name: _PORT + " (tf1clip.contrib.learn.preprocessing)"
        for name in "VocabularyProcessor CategoricalVocabulary ByteProcessor tokenizer".split()},

@@ -13,7 +13,7 @@ Modules, by concern (as TF 1.15's):
   edit        detach*, connect, bypass
   transform   Transformer, copy, copy_with_input_replacements, graph_replace
   op_lists, connections, naming   what TF 1.15's util held (list normalisation, consumers and
-              control outputs, placeholders and scopes)
+              control outputs, placeholders and scopes); `util` serves them under TF 1.15's module name
   in_place    the only module calling TensorFlow private API (op._update_input and control-input
               edits: TF 2.21's public API cannot change an existing op)
 
@@ -31,6 +31,7 @@ from tf1clip.contrib.graph_editor import reroute
 from tf1clip.contrib.graph_editor import select
 from tf1clip.contrib.graph_editor import subgraph
 from tf1clip.contrib.graph_editor import transform
+from tf1clip.contrib.graph_editor import util
 from tf1clip.contrib.graph_editor.connections import ControlOutputs
 from tf1clip.contrib.graph_editor.connections import get_consuming_ops
 from tf1clip.contrib.graph_editor.connections import get_generating_ops
@@ -66,6 +67,7 @@ from tf1clip.contrib.graph_editor.reroute import swap_inputs
 from tf1clip.contrib.graph_editor.reroute import swap_ios
 from tf1clip.contrib.graph_editor.reroute import swap_outputs
 from tf1clip.contrib.graph_editor.reroute import swap_ts
+from tf1clip.contrib.graph_editor.select import can_be_regex
 from tf1clip.contrib.graph_editor.select import check_cios
 from tf1clip.contrib.graph_editor.select import compute_boundary_ts
 from tf1clip.contrib.graph_editor.select import filter_ops
@@ -79,6 +81,7 @@ from tf1clip.contrib.graph_editor.select import get_ops_ios
 from tf1clip.contrib.graph_editor.select import get_walks_intersection_ops
 from tf1clip.contrib.graph_editor.select import get_walks_union_ops
 from tf1clip.contrib.graph_editor.select import get_within_boundary_ops
+from tf1clip.contrib.graph_editor.select import make_regex
 from tf1clip.contrib.graph_editor.select import select_ops
 from tf1clip.contrib.graph_editor.select import select_ops_and_ts
 from tf1clip.contrib.graph_editor.select import select_ts
@@ -87,6 +90,7 @@ from tf1clip.contrib.graph_editor.subgraph import make_view
 from tf1clip.contrib.graph_editor.subgraph import make_view_from_scope
 from tf1clip.contrib.graph_editor.transform import Transformer
 from tf1clip.contrib.graph_editor.transform import TransformerInfo
+from tf1clip.contrib.graph_editor.transform import assign_renamed_collections_handler
 from tf1clip.contrib.graph_editor.transform import copy
 from tf1clip.contrib.graph_editor.transform import copy_op_handler
 from tf1clip.contrib.graph_editor.transform import copy_with_input_replacements

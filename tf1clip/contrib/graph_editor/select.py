@@ -33,13 +33,13 @@ def make_regex(obj):
   """A compiled regular expression from a string (a compiled one is returned as is).
 
   Raises:
-    TypeError: `obj` is neither.
+    ValueError: `obj` is neither (TF 1.15's error type).
   """
   if isinstance(obj, _RE_TYPE):
     return obj
   if isinstance(obj, str):
     return re.compile(obj)
-  raise TypeError("Expected a string or a compiled regex, got: %s" % type(obj).__name__)
+  raise ValueError("Expected a string or a regex, got: %s" % type(obj))
 
 
 def _get_input_ts(ops):
