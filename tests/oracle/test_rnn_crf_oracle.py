@@ -16,7 +16,8 @@ CELLS = ("LSTMBlockCell", "LSTMBlockFusedCell", "GRUBlockCell", "GRUBlockCellV2"
 ORACLE_TESTED = tuple("tf.contrib.rnn." + n for n in CELLS) + (
     "tf.contrib.cudnn_rnn.CudnnCompatibleLSTMCell", "tf.contrib.cudnn_rnn.CudnnCompatibleGRUCell") + tuple(
         "tf.contrib.crf." + n for n in ("crf_log_likelihood", "crf_sequence_score", "crf_unary_score",
-                                        "crf_binary_score", "crf_log_norm", "crf_decode", "viterbi_decode"))
+                                        "crf_binary_score", "crf_log_norm", "crf_decode", "viterbi_decode",
+                                        "crf_multitag_sequence_score"))
 
 SNIPPET = r'''
 import numpy as np
@@ -92,6 +93,14 @@ fetches["crf_log_norm"] = crf.crf_log_norm(scores, lengths, transitions)
 decoded, best = crf.crf_decode(scores, transitions, lengths)
 fetches["crf_decode"] = decoded
 fetches["crf_best"] = best
+# several allowed tags per step (one-hot rows give crf_sequence_score), a length-1 batch, and its gradient
+bitmap = tf.constant(rng.rand(B, T, N) < 0.5) | tf.one_hot(tags, N, on_value=True, off_value=False)
+fetches["crf_multitag"] = crf.crf_multitag_sequence_score(scores, bitmap, lengths, transitions)
+fetches["crf_multitag_onehot"] = crf.crf_multitag_sequence_score(
+    scores, tf.one_hot(tags, N, on_value=True, off_value=False), lengths, transitions)
+fetches["crf_multitag_single"] = crf.crf_multitag_sequence_score(scores[:, :1], bitmap[:, :1], tf.ones([B], tf.int32),
+                                                                 transitions)
+fetches["crf_multitag_grad"] = tf.gradients(tf.reduce_sum(fetches["crf_multitag"]), [scores, transitions])
 losses.append(-tf.reduce_sum(log_lik))
 total = tf.add_n(losses)
 variables = tf.trainable_variables()

@@ -202,7 +202,7 @@ PROVIDED = {
     "tf.contrib.crf.crf_log_likelihood": _PORT + "; creates the variable transitions [num_tags, num_tags]",
     **{"tf.contrib.crf." + name: _PORT for name in """
         crf_sequence_score crf_unary_score crf_binary_score crf_log_norm crf_decode viterbi_decode
-        CrfForwardRnnCell CrfDecodeForwardRnnCell CrfDecodeBackwardRnnCell""".split()},
+        CrfForwardRnnCell CrfDecodeForwardRnnCell CrfDecodeBackwardRnnCell crf_multitag_sequence_score""".split()},
     # contrib.cudnn_rnn
     **{"tf.contrib.cudnn_rnn." + name: _PORT + " on tf.raw_ops.CudnnRNNV3 (GPU only; on CPU: the "
        "CudnnCompatible cells)" for name in "CudnnLSTM CudnnGRU CudnnRNNTanh CudnnRNNRelu".split()},

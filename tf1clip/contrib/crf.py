@@ -27,7 +27,7 @@ V1 = tf.compat.v1
 __all__ = [
     "crf_sequence_score", "crf_unary_score", "crf_binary_score", "crf_log_norm",
     "crf_log_likelihood", "crf_decode", "viterbi_decode", "CrfForwardRnnCell",
-    "CrfDecodeForwardRnnCell", "CrfDecodeBackwardRnnCell",
+    "CrfDecodeForwardRnnCell", "CrfDecodeBackwardRnnCell", "crf_multitag_sequence_score",
 ]
 
 
@@ -76,6 +76,29 @@ def crf_sequence_score(inputs, tag_indices, sequence_lengths, transition_params)
             + crf_binary_score(tag_indices, sequence_lengths, transition_params))
 
   return _by_max_length(inputs, single_seq_fn, multi_seq_fn)
+
+
+def crf_multitag_sequence_score(inputs, tag_bitmap, sequence_lengths, transition_params):
+  """The log of the summed scores of every tag sequence whose tags are all allowed by `tag_bitmap`.
+
+  With one-hot rows in `tag_bitmap` this is crf_sequence_score.
+
+  Args:
+    inputs: [batch, max_seq_len, num_tags] unary potentials.
+    tag_bitmap: [batch, max_seq_len, num_tags] booleans: the tags allowed at each step.
+    sequence_lengths: [batch] lengths.
+    transition_params: [num_tags, num_tags] transition scores.
+
+  Returns:
+    [batch] scores.
+  """
+  inputs = tf.convert_to_tensor(inputs)
+  # the disallowed tags' potentials become -inf, so only matching sequences count in the log-sum-exp
+  filtered = tf.where(tag_bitmap, inputs, tf.fill(tf.shape(inputs), float("-inf")))
+  return _by_max_length(
+      inputs, lambda: tf.reduce_logsumexp(filtered, axis=[1, 2], keepdims=False),
+      lambda: crf_log_norm(inputs=filtered, sequence_lengths=sequence_lengths,
+                           transition_params=transition_params))
 
 
 def crf_unary_score(tag_indices, sequence_lengths, inputs):
