@@ -59,6 +59,7 @@ for batch in range(2):
     binary([1, 0, 1], [0.7, 0.6, 0.2 + batch])
     sparse([1, 0], [[0.1, 0.9], [0.6 - batch, 0.5]])
 report("metric_results", [m.result().numpy() for m in (mean, weighted, acc, cat, binary, sparse)])
+report("metric_bases", [isinstance(m, M.Metric) and isinstance(m, M.Mean) for m in (acc, cat, binary, sparse)])
 report("metric_names", [[m.name] + [v.name for v in m.variables] for m in (mean, weighted, acc, binary)])
 other = M.Mean()
 other([10.0])

@@ -14,12 +14,10 @@ ORACLE_TESTED = (
     "tf.contrib.layers.apply_regularization", "tf.contrib.layers.embed_sequence",
     "tf.contrib.layers.bow_encoder", "tf.contrib.layers.xavier_initializer",
     "tf.contrib.layers.variance_scaling_initializer", "tf.contrib.layers.sum_regularizer",
-    "tf.contrib.layers.summaries", "tf.contrib.layers.summarize_activation",
-    "tf.contrib.layers.summarize_activations", "tf.contrib.layers.summarize_tensor",
-    "tf.contrib.layers.summarize_tensors", "tf.contrib.layers.summarize_collection",
-    "tf.contrib.layers.summarize_variables", "tf.contrib.layers.summarize_weights",
-    "tf.contrib.layers.summarize_biases",
-)
+    "tf.contrib.layers.summaries", "tf.contrib.layers.summarize_activation") + tuple(
+        "tf.contrib.layers.summaries." + n for n in (
+            "summarize_activation", "summarize_activations", "summarize_tensor", "summarize_tensors",
+            "summarize_collection", "summarize_variables", "summarize_weights", "summarize_biases"))
 
 SNIPPET = r'''
 import numpy as np

@@ -50,11 +50,9 @@ SIGNATURE_DIFFERENCES = {
         "counts default to auto-detection (None) instead of 1"),
     "tf.contrib.data.make_batched_features_dataset": (
         "TensorFlow 2.21's function: `reader=None` stands for TFRecordDataset, TF 1.15's default"),
-    **{module + ".safe_embedding_lookup_sparse": (
+    "tf.contrib.layers.safe_embedding_lookup_sparse": (
         "TensorFlow 2.21's tf.compat.v1.nn function: `combiner=None` was TF 1.15's spelling of the default "
-        "'mean' (it logged a warning and used 'mean'); `allow_fast_lookup` is new")
-       # grid_rnn.layers is contrib.layers itself (TF 1.15's grid_rnn module leaked it)
-       for module in ("tf.contrib.layers", "tf.contrib.grid_rnn.layers")},
+        "'mean' (it logged a warning and used 'mean'); `allow_fast_lookup` is new"),
     **{"tf.contrib.framework.nest." + name: (
         "TensorFlow 2.21's nest (TF 1.15's contrib.framework re-exported TensorFlow's own): "
         "`check_subtrees_length` is gone; shallow structures are always checked in full")
@@ -914,10 +912,47 @@ def is_provided(name):
   return len(parts) == 3 and parts[2] in PROVIDED_SUBMODULES
 
 
-# Modules whose TF 1.15 names were another contrib module's (leaked by its imports): a name without advice of
-# its own gets that module's advice for the same name.
-ADVICE_ALIASES = {"tf.contrib.slim": "tf.contrib.layers", "tf.contrib.grid_rnn.layers": "tf.contrib.layers",
-                  "tf.contrib.grid_rnn.rnn": "tf.contrib.rnn"}
+# Modules whose TF 1.15 names were another contrib module's (leaked by TF 1.15's imports): tf1clip serves them
+# from that module (contrib.slim's LEAKED_MODULES is read from here), and a name there has that module's advice
+# and documented signature differences. "tf.contrib.slim" itself: the names slim leaked from contrib.layers.
+MODULE_ALIASES = {
+    "tf.contrib.grid_rnn.layers": "tf.contrib.layers",
+    "tf.contrib.grid_rnn.rnn": "tf.contrib.rnn",
+    "tf.contrib.slim": "tf.contrib.layers",
+    "tf.contrib.slim.contrib_framework": "tf.contrib.framework",
+    "tf.contrib.slim.contrib_variables": "tf.contrib.framework",
+    "tf.contrib.slim.checkpoint_utils": "tf.contrib.framework",
+    "tf.contrib.slim.metric_ops": "tf.contrib.metrics",
+    "tf.contrib.slim.loss_ops": "tf.contrib.losses",
+    "tf.contrib.slim.lookup": "tf.contrib.lookup",
+    "tf.contrib.slim.fc": "tf.contrib.layers.feature_column",
+    "tf.contrib.slim.feature_column": "tf.contrib.layers.feature_column",
+    "tf.contrib.slim.feature_column_ops": "tf.contrib.layers",
+    "tf.contrib.slim.embedding_ops": "tf.contrib.layers",
+    "tf.contrib.slim.encoders": "tf.contrib.layers",
+    "tf.contrib.slim.contrib_sparse_ops": "tf.contrib.layers",
+}
+
+
+def canonical(name):
+  """The name a leaked alias stands for ("tf.contrib.slim.metric_ops.auc" -> "tf.contrib.metrics.auc")."""
+  name = normalize(name)
+  parts = name.split(".")
+  for end in range(len(parts) - 1, 2, -1):
+    module = ".".join(parts[:end])
+    if module in MODULE_ALIASES:
+      return ".".join([MODULE_ALIASES[module]] + parts[end:])
+  return name
+
+
+def signature_difference(name):
+  """Why a served name's parameters differ from TF 1.15's (SIGNATURE_DIFFERENCES, through aliases), or None."""
+  for candidate in dict.fromkeys((name, canonical(name))):
+    why = SIGNATURE_DIFFERENCES.get(candidate) or next(
+        (v for k, v in SIGNATURE_DIFFERENCES.items() if k.endswith(".") and candidate.startswith(k)), None)
+    if why:
+      return why
+  return None
 
 
 def replacement(name):
@@ -928,9 +963,8 @@ def replacement(name):
     advice = UNSUPPORTED.get(".".join(parts[:end]))
     if advice is not None:
       return advice
-  for module, other in ADVICE_ALIASES.items():
-    if name.startswith(module + ".") and tf115.has(name):
-      return replacement(other + name[len(module):])
+  if canonical(name) != name and tf115.has(name):
+    return replacement(canonical(name))
   return UNSUPPORTED["tf.contrib"]
 
 

@@ -55,21 +55,10 @@ from tf1clip.contrib import metrics  # pylint: disable=g-import-not-at-top,wrong
 
 # TF 1.15's contrib.slim star-imported contrib.layers and contrib.framework, and with them the modules those
 # imported (tf-slim dropped these): each leaked module -> the tf1clip.contrib module that serves its names
-# (the same objects TF 1.15's module held; a name that module does not serve is its clear error).
-LEAKED_MODULES = {
-    "contrib_framework": "tf1clip.contrib.framework",   # tensorflow.contrib.framework
-    "contrib_variables": "tf1clip.contrib.framework",   # contrib.framework's variables module
-    "checkpoint_utils": "tf1clip.contrib.framework",    # list_variables, load_checkpoint, ... (re-exported there)
-    "metric_ops": "tf1clip.contrib.metrics",
-    "loss_ops": "tf1clip.contrib.losses",
-    "lookup": "tf1clip.contrib.lookup",
-    "fc": "tf1clip.contrib.layers.feature_column",      # contrib.layers' feature_column module, twice
-    "feature_column": "tf1clip.contrib.layers.feature_column",
-    "feature_column_ops": "tf1clip.contrib.layers",     # contrib.layers' own modules: their names are its
-    "embedding_ops": "tf1clip.contrib.layers",
-    "encoders": "tf1clip.contrib.layers",
-    "contrib_sparse_ops": "tf1clip.contrib.layers",
-}
+# (the same objects TF 1.15's module held; a name that module does not serve is its clear error). The table is
+# catalog.MODULE_ALIASES, which also gives these names their module's advice and signature notes.
+LEAKED_MODULES = {alias.rsplit(".", 1)[1]: "tf1clip.contrib" + module[len("tf.contrib"):]
+                  for alias, module in catalog.MODULE_ALIASES.items() if alias.startswith("tf.contrib.slim.")}
 # ... and its top-level names: contrib.layers' first (TF 1.15's last star import), then contrib.framework's.
 LEAKED_FROM = ("tf1clip.contrib.layers", "tf1clip.contrib.framework")
 

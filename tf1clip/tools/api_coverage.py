@@ -137,8 +137,7 @@ def differences(records):
            "`catalog.SIGNATURE_DIFFERENCES`'s.", "",
            "| name | TF 1.15 | served | why |", "|---|---|---|---|"]
   for r in rows:
-    why = catalog.SIGNATURE_DIFFERENCES.get(r["name"]) or next(
-        (v for k, v in catalog.SIGNATURE_DIFFERENCES.items() if k.endswith(".") and r["name"].startswith(k)),
+    why = catalog.signature_difference(r["name"]) or (
         "TensorFlow 2.21's own" if not r["name"].startswith("tf.contrib") else "")
     cell = lambda t: "`%s`" % t.replace("|", "\\|")
     lines.append("| `%s` | %s | %s | %s |" % (r["name"], cell(r["tf115_signature"]), cell(r["served_signature"]),

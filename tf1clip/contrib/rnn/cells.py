@@ -14,7 +14,7 @@ import tensorflow as tf
 from absl import logging
 from tf_keras.src.layers.rnn import legacy_cells
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib.rnn.linear import layer_norm
 
 LSTMStateTuple = legacy_cells.LSTMStateTuple
 
@@ -156,15 +156,7 @@ class LayerNormBasicLSTMCell(legacy_cells.RNNCell):
     return self._num_units
 
   def _norm(self, inp, scope, dtype=tf.float32):
-    shape = inp.shape[-1:]
-    with tf.compat.v1.variable_scope(scope):
-      # Created here with the cell's initial gain/shift; layer_norm then reuses them.
-      tf.compat.v1.get_variable("gamma", shape=shape, dtype=dtype,
-                                initializer=tf.compat.v1.constant_initializer(self._norm_gain))
-      tf.compat.v1.get_variable("beta", shape=shape, dtype=dtype,
-                                initializer=tf.compat.v1.constant_initializer(self._norm_shift))
-    # contrib.layers.layer_norm is tf-slim's (TF 1.15's cells called that very function).
-    return catalog.resolve("tf_slim:layer_norm")(inp, reuse=True, scope=scope)
+    return layer_norm(inp, scope, self._norm_gain, self._norm_shift, dtype=dtype)
 
   def _linear(self, args):
     out_size = 4 * self._num_units

@@ -19,8 +19,8 @@ from absl import logging
 from tf_keras.src.engine import input_spec
 from tf_keras.src.layers.rnn import legacy_cells
 
-from tf1clip.contrib import catalog
 from tf1clip.contrib.rnn.linear import concat_sharded_variable
+from tf1clip.contrib.rnn.linear import layer_norm
 
 LSTMStateTuple = legacy_cells.LSTMStateTuple
 V1 = tf.compat.v1
@@ -32,17 +32,6 @@ def _static_depth(inputs, cell):
     raise ValueError("%s needs the inputs' last dimension to be known; got shape %s"
                      % (type(cell).__name__, inputs.shape))
   return int(depth)
-
-
-def _norm(gain, shift, inp, scope):
-  with V1.variable_scope(scope):
-    # Created with the cell's initial gain/shift; layer_norm then reuses them.
-    V1.get_variable("gamma", shape=inp.shape[-1:], initializer=V1.constant_initializer(gain),
-                    dtype=inp.dtype)
-    V1.get_variable("beta", shape=inp.shape[-1:], initializer=V1.constant_initializer(shift),
-                    dtype=inp.dtype)
-  # contrib.layers.layer_norm is tf-slim's (TF 1.15's cells called that very function).
-  return catalog.resolve("tf_slim:layer_norm")(inp, reuse=True, scope=scope)
 
 
 class CoupledInputForgetGateLSTMCell(legacy_cells.RNNCell):
@@ -126,9 +115,9 @@ class CoupledInputForgetGateLSTMCell(legacy_cells.RNNCell):
       lstm_matrix = tf.nn.bias_add(lstm_matrix, b)
     j, f, o = tf.split(lstm_matrix, 3, axis=1)
     if self._layer_norm:
-      j = _norm(self._norm_gain, self._norm_shift, j, "transform")
-      f = _norm(self._norm_gain, self._norm_shift, f, "forget")
-      o = _norm(self._norm_gain, self._norm_shift, o, "output")
+      j = layer_norm(j, "transform", self._norm_gain, self._norm_shift)
+      f = layer_norm(f, "forget", self._norm_gain, self._norm_shift)
+      o = layer_norm(o, "output", self._norm_gain, self._norm_shift)
     if self._use_peepholes:
       w_f_diag = V1.get_variable("W_F_diag", shape=[self._num_units], dtype=dtype)
       w_o_diag = V1.get_variable("W_O_diag", shape=[self._num_units], dtype=dtype)
@@ -137,7 +126,7 @@ class CoupledInputForgetGateLSTMCell(legacy_cells.RNNCell):
       f_act = tf.sigmoid(f + self._forget_bias)
     c = f_act * c_prev + (1 - f_act) * self._activation(j)
     if self._layer_norm:
-      c = _norm(self._norm_gain, self._norm_shift, c, "state")
+      c = layer_norm(c, "state", self._norm_gain, self._norm_shift)
     if self._use_peepholes:
       m = tf.sigmoid(o + w_o_diag * c) * self._activation(c)
     else:

@@ -1,12 +1,14 @@
-"""TF 1.15's rnn_cell `_Linear` and sharded weights: the affine maps contrib's cells and wrappers build gates with.
+"""TF 1.15's rnn_cell `_Linear`, sharded weights and the cells' layer norm: what contrib's cells build gates with.
 
-Place in the data flow (DESIGN.md): tf.compat.v1 variables <- **contrib.rnn.linear** <- contrib.rnn's
-wrappers and gated cells.
+Place in the data flow (DESIGN.md): tf.compat.v1 variables, tf-slim's layer_norm <- **contrib.rnn.linear** <-
+contrib.rnn's wrappers and cells, legacy_seq2seq, grid_rnn.
 """
 
 import math
 
 import tensorflow as tf
+
+from tf1clip.contrib import catalog
 
 V1 = tf.compat.v1
 
@@ -40,3 +42,19 @@ def concat_sharded_variable(name, shape, dtype, num_shards):
   shards = [V1.get_variable("%s_%d" % (name, i), [unit + (1 if i < remaining else 0)] + shape[1:],
                             dtype=dtype) for i in range(num_shards)]
   return shards[0] if num_shards == 1 else tf.concat(shards, 0, name=name + "/concat")
+
+
+# Not converted by AutoGraph (Keras converts a cell's `call`): resolving tf-slim's function imports modules, and
+# AutoGraph would convert the import machinery too (an order-dependent failure: a dict instead of the function).
+@tf.autograph.experimental.do_not_convert
+def layer_norm(inp, scope, gain, shift, dtype=None):
+  """TF 1.15's cells' layer normalization of `inp` in `scope`: `gamma`/`beta` start at gain/shift.
+
+  The variables are created here with the cell's initial gain and shift; contrib.layers.layer_norm (tf-slim's,
+  the very function TF 1.15's cells called) then reuses them.
+  """
+  dtype = dtype or inp.dtype
+  with V1.variable_scope(scope):
+    V1.get_variable("gamma", shape=inp.shape[-1:], dtype=dtype, initializer=V1.constant_initializer(gain))
+    V1.get_variable("beta", shape=inp.shape[-1:], dtype=dtype, initializer=V1.constant_initializer(shift))
+  return catalog.resolve("tf_slim:layer_norm")(inp, reuse=True, scope=scope)
