@@ -144,6 +144,8 @@ PROVIDED = {
     "tf.contrib.data.sloppy_interleave": (
         _PORT + ": tf.data.experimental.parallel_interleave(..., sloppy=True)"),
     "tf.contrib.data.sliding_window_batch": _PORT + ": Dataset.window(...).flat_map(batch)",
+    **{"tf.contrib.data." + name: _PORT + " (tensorflow dropped it)" for name in (
+        "assert_element_shape", "reduce_dataset", "read_batch_features")},
     # contrib.layers
     "tf.contrib.layers.optimize_loss": "tf1clip.training_op.optimize_loss",
     "tf.contrib.layers.adaptive_clipping_fn": "tf1clip.training_op.adaptive_clipping_fn",
@@ -750,10 +752,8 @@ UNSUPPORTED = {
                         "tf.data.experimental)"),
     "tf.contrib.data.CheckpointInputPipelineHook": (
         "tf.train.Checkpoint of the iterator (TF 2.21 removed the estimator hook)"),
-    "tf.contrib.data.LMDBDataset": "no maintained replacement (TF 2.21 removed the LMDB reader)",
-    "tf.contrib.data.read_batch_features": "tf.contrib.data.make_batched_features_dataset (provided)",
-    "tf.contrib.data.reduce_dataset": "Dataset.reduce(initial_state, reduce_func)",
-    "tf.contrib.data.assert_element_shape": "Dataset.map with tf.ensure_shape",
+    "tf.contrib.data.LMDBDataset": ("no maintained replacement (TF 2.21 removed the Python LMDB reader; "
+                                    "the raw LMDBDataset kernel is all that remains)"),
     "tf.contrib.data.latency_stats": "the tf.data service / TensorBoard profiler (stats ops were removed)",
     "tf.contrib.data.set_stats_aggregator": (
         "the tf.data service / TensorBoard profiler (stats ops were removed)"),

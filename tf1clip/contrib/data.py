@@ -5,15 +5,21 @@ Place in the data flow (DESIGN.md): tf.compat.v1.data.experimental <- **contrib.
 TF 1.15's `tf.contrib.data` was a deprecated alias module: most names were already the functions of
 `tf.data.experimental`, which TensorFlow 2.21 still has. Those are served as the very same objects
 (`tf.compat.v1.data.experimental.<name>`: map_and_batch, parallel_interleave, shuffle_and_repeat,
-bucket_by_sequence_length, prefetch_to_device, ...; see SAME_AS_TF). Four were thin deprecated wrappers
+bucket_by_sequence_length, prefetch_to_device, ...; see SAME_AS_TF). Seven were thin deprecated wrappers
 that TF 2.21 dropped; they are written here with TF 1.15's semantics on top of `tf.data`:
-`batch_and_drop_remainder`, `padded_batch_and_drop_remainder`, `sloppy_interleave` and
-`sliding_window_batch`. Everything else raises ContribNotProvidedError naming what to use instead.
+`batch_and_drop_remainder`, `padded_batch_and_drop_remainder`, `sloppy_interleave`,
+`sliding_window_batch`, `assert_element_shape`, `reduce_dataset` and `read_batch_features`. Everything else
+raises ContribNotProvidedError naming what to use instead.
 """
 
 import importlib
 
+import numpy as np
+import tensorflow as tf
+
 from tf1clip.contrib import catalog
+import tf1clip.contrib.framework_nest as framework_nest
+from tf1clip.contrib.framework_ops import with_shape
 
 SAME_AS_TF = (
     "AUTOTUNE", "Counter", "CsvDataset", "Optional", "RandomDataset", "Reducer", "SqlDataset",
@@ -108,6 +114,57 @@ def sliding_window_batch(window_size, stride=None, window_shift=None, window_str
                           drop_remainder=True).flat_map(batch_window)
 
   return apply_fn
+
+
+def assert_element_shape(expected_shapes):
+  """A transformation that checks (and sets) the shapes of a dataset's elements against `expected_shapes`.
+
+  Fully defined shapes are checked when the pipeline is built (ValueError); otherwise an assertion runs with
+  each element and the known dimensions are set. An unknown expected shape is not checked.
+  """
+  def check_shape(*elements):
+    tensors = tf.nest.flatten(elements)
+    shapes = tf.nest.flatten(expected_shapes)
+    checked = [with_shape(shape, tensor) if shape else tensor for shape, tensor in zip(shapes, tensors)]
+    return tf.nest.pack_sequence_as(elements, checked)
+
+  def apply_fn(dataset):
+    original = tf.compat.v1.data.get_output_shapes(dataset)
+    expected = framework_nest.flatten_up_to(original, expected_shapes)
+    merged = [tf.TensorShape(o).merge_with(e) for o, e in zip(tf.nest.flatten(original), expected)]
+    mapped = dataset.map(check_shape)
+    # the element shapes TF 1.15 declared: the original merged with the expected ones
+    return mapped.map(lambda *elements: tf.nest.pack_sequence_as(
+        elements if len(elements) > 1 else elements[0],
+        [tf.ensure_shape(t, shape) for t, shape in zip(tf.nest.flatten(elements), merged)]))
+
+  return apply_fn
+
+
+def reduce_dataset(dataset, reducer):
+  """The result of reducing `dataset` with `reducer` (a tf.data.experimental.Reducer): its init and reduce.
+
+  As in TF 1.15, the reducer's finalize function is not applied.
+
+  Raises:
+    TypeError: `dataset` is not a tf.data.Dataset.
+  """
+  if not isinstance(dataset, tf.data.Dataset):
+    raise TypeError("`dataset` must be a `tf.data.Dataset` object.")
+  return dataset.reduce(reducer.init_func(np.int64(0)), reducer.reduce_func)
+
+
+def read_batch_features(file_pattern, batch_size, features, reader=tf.compat.v1.data.TFRecordDataset,
+                        reader_args=None, randomize_input=True, num_epochs=None, capacity=10000):
+  """The next batch of parsed `Example` features from the files: make_batched_features_dataset's one-shot iterator.
+
+  Returns:
+    A dict from feature key to Tensor or SparseTensor.
+  """
+  dataset = tf.compat.v1.data.experimental.make_batched_features_dataset(
+      file_pattern, batch_size, features, reader=reader, reader_args=reader_args, shuffle=randomize_input,
+      num_epochs=num_epochs, shuffle_buffer_size=capacity)
+  return tf.compat.v1.data.make_one_shot_iterator(dataset).get_next()
 
 
 _hook = catalog.missing_attribute_hook("tf.contrib.data")
