@@ -595,6 +595,14 @@ SERVED.update({"tf.contrib.autograph." + name: source for name, source in (
 _serve("deprecated", "tf1clip.contrib.deprecated:", """
     scalar_summary histogram_summary image_summary audio_summary merge_summary merge_all_summaries""")
 _serve("sparsemax", "tf1clip.contrib.sparsemax:", "sparsemax sparsemax_loss")
+# contrib.tpu's TPU-program building blocks: TensorFlow 2.21's own (tensorflow.python.tpu), as TF 1.15 re-exported
+# them; they build graphs anywhere and run only on a TPU (repeat / while_loop run anywhere).
+_serve("tpu", "tensorflow.python.tpu.tpu_feed:", "InfeedQueue")
+_serve("tpu", "tensorflow.python.tpu.training_loop:", "repeat while_loop")
+_serve("tpu", "tensorflow.python.tpu.ops.tpu_ops:", """
+    infeed_dequeue infeed_dequeue_tuple infeed_enqueue infeed_enqueue_tuple outfeed_dequeue outfeed_dequeue_tuple
+    outfeed_enqueue outfeed_enqueue_tuple""")
+_serve("tpu", "tensorflow_estimator.python.estimator.tpu.tpu_estimator:", "export_estimator_savedmodel")
 # contrib.estimator's heads: the library's v1 heads with TF 1.15's arguments, and TF 1.15's multi-label and
 # multi-head heads on the same interface.
 _serve("estimator", "tf1clip.contrib.estimator_heads:", """
@@ -869,6 +877,12 @@ UNSUPPORTED = {
                        "configuration, and the ops still in tf.compat.v1.tpu)"),
     "tf.contrib.tpu.keras_to_tpu_model": "tf.distribute.TPUStrategy with Keras",
     "tf.contrib.tpu.TPUDistributionStrategy": "tf.distribute.TPUStrategy",
+    "tf.contrib.tpu.AsyncCheckpointSaverHook": ("tf.estimator.CheckpointSaverHook (tensorflow-estimator 2.15 "
+                                                "dropped the asynchronous TPU variant)"),
+    "tf.contrib.tpu.profiler": "the TensorBoard profiler plugin (tf.profiler.experimental)",
+    **{"tf.contrib.tpu." + name: ("tf.tpu.experimental.Topology / DeviceAssignment: TensorFlow 2.21's describe a "
+                                  "4-D mesh (x, y, z, core), TF 1.15's a 3-D one, so TF 1.15's calls do not carry over")
+       for name in ("Topology", "DeviceAssignment", "device_assignment")},
     "tf.contrib.training.batch_sequences_with_states": (
         "tf.compat.v1.nn.static_state_saving_rnn with your own state saver, or a Keras stateful RNN "
         "fed by tf.data (the SequenceQueueingStateSaver is gone)"),

@@ -10,7 +10,9 @@ InputPipelineConfig, and `experimental.EmbeddingConfigSpec`) and TF 2.21's `tf.c
 (CrossShardOptimizer, rewrite, shard, replicate, batch_parallel, bfloat16_scope, outside_compilation,
 initialize_system, shutdown_system, cross_replica_sum). With `use_tpu=False` everything runs on
 CPU/GPU; `use_tpu=True` without a TPU stops with the library's own error ("Cannot find any TPU
-cores in the system"). The rest (keras_to_tpu_model, TPUDistributionStrategy, ...) raises
+cores in the system"). The TPU program's building blocks (InfeedQueue, the infeed / outfeed ops, Topology,
+DeviceAssignment, repeat, while_loop) and export_estimator_savedmodel are TensorFlow's and the library's own
+objects (`catalog.SERVED`). The rest (keras_to_tpu_model, TPUDistributionStrategy, ...) raises
 ContribNotProvidedError naming what to use instead.
 """
 
@@ -26,7 +28,7 @@ FROM_TF = ("CrossShardOptimizer", "rewrite", "shard", "replicate", "batch_parall
            "bfloat16_scope", "outside_compilation", "initialize_system", "shutdown_system",
            "cross_replica_sum", "core")
 
-_hook = catalog.missing_attribute_hook("tf.contrib.tpu")
+_hook = catalog.missing_attribute_hook("tf.contrib.tpu", lazy=catalog.served("tf.contrib.tpu"))
 
 
 def __getattr__(name):  # pylint: disable=invalid-name
