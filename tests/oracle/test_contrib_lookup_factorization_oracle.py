@@ -13,7 +13,8 @@ ORACLE_TESTED = tuple("tf.contrib.lookup." + n for n in (
     "string_to_index_table_from_tensor", "string_to_index_table_from_file")) + (
         "tf.contrib.factorization.KMeans", "tf.contrib.factorization.COSINE_DISTANCE",
         "tf.contrib.factorization.SQUARED_EUCLIDEAN_DISTANCE", "tf.contrib.factorization.RANDOM_INIT",
-        "tf.contrib.factorization.KMEANS_PLUS_PLUS_INIT", "tf.contrib.learn.ModeKeys") + tuple(
+        "tf.contrib.factorization.KMEANS_PLUS_PLUS_INIT", "tf.contrib.learn.ModeKeys",
+        "tf.contrib.factorization.KMeansClustering") + tuple(
             "tf.contrib.framework.nest." + n for n in (
                 "flatten", "pack_sequence_as", "map_structure", "assert_same_structure", "flatten_up_to",
                 "map_structure_up_to", "is_nested", "flatten_with_joined_string_paths"))
@@ -91,6 +92,27 @@ with tf.Session() as sess:
     centers = sess.run(tf.get_collection(tf.GraphKeys.GLOBAL_VARIABLES)[0])
     report("kmeans_idx", sess.run(cluster_idx)[0])
     report("kmeans_cos_idx", sess.run(cos_graph[1])[0])
+
+# the KMeansClustering Estimator: full-batch and mini-batch training from fixed and k-means++ initial clusters.
+# (A stated difference: with initial_clusters=RANDOM_INIT the same random_seed picks other points than TF 1.15:
+# TensorFlow 2.21's random stream for that op differs; explicit and k-means++ initializations agree.)
+import os
+def input_fn():
+    return tf.data.Dataset.from_tensors(points.astype(np.float32)).repeat()
+for name, kwargs in (("full", dict(initial_clusters=points[[0, 20, 40]].astype(np.float32), use_mini_batch=False)),
+                     ("mini", dict(initial_clusters=points[[1, 21, 41]].astype(np.float32),
+                                   mini_batch_steps_per_iteration=2)),
+                     ("cosine", dict(initial_clusters=points[[2, 22, 42]].astype(np.float32), use_mini_batch=False,
+                                     distance_metric=tf.contrib.factorization.COSINE_DISTANCE)),
+                     ("plus_plus", dict(random_seed=5, use_mini_batch=False,
+                                        initial_clusters=tf.contrib.factorization.KMEANS_PLUS_PLUS_INIT))):
+    estimator = tf.contrib.factorization.KMeansClustering(3, model_dir=os.path.join(os.getcwd(), name), **kwargs)
+    estimator.train(input_fn, steps=4)
+    few = lambda: tf.data.Dataset.from_tensors(points[[0, 25, 50]].astype(np.float32))  # one batch: score ends
+    report("estimator_" + name, [np.sort(estimator.cluster_centers(), axis=0), estimator.score(few),
+                                 sorted(estimator.get_variable_names()),
+                                 np.sort(list(estimator.transform(few))[0]),
+                                 len(set(estimator.predict_cluster_index(few)))])
 '''
 
 

@@ -455,6 +455,8 @@ _serve("lookup", "tensorflow.python.ops.lookup_ops:", """
     TableInitializerBase TextFileIdTableInitializer TextFileIndex TextFileInitializer
     TextFileStringTableInitializer index_table_from_file index_to_string_table_from_file""")
 SERVED["tf.contrib.lookup.MutableDenseHashTable"] = "tensorflow.python.ops.lookup_ops:DenseHashTable"  # renamed
+# contrib.factorization's K-means Estimator: tensorflow-estimator's, with TF 1.15's constructor and transform.
+_serve("factorization", "tf1clip.contrib.factorization_kmeans:", "KMeansClustering")
 # contrib.factorization: the KMeans graph builder and its constants (TensorFlow's clustering_ops).
 _serve("factorization", "tensorflow.python.ops.clustering_ops:", """
     KMeans COSINE_DISTANCE SQUARED_EUCLIDEAN_DISTANCE RANDOM_INIT KMEANS_PLUS_PLUS_INIT""")
