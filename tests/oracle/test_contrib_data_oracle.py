@@ -15,7 +15,7 @@ ORACLE_TESTED = tuple("tf.contrib.data." + n for n in (
     "map_and_batch", "parallel_interleave", "parse_example_dataset", "prefetch_to_device", "rejection_resample",
     "sample_from_datasets", "scan", "shuffle_and_repeat", "unbatch", "unique", "batch_and_drop_remainder",
     "padded_batch_and_drop_remainder", "sloppy_interleave", "sliding_window_batch", "assert_element_shape",
-    "reduce_dataset", "read_batch_features"))
+    "reduce_dataset", "read_batch_features", "CheckpointInputPipelineHook"))
 
 SNIPPET = r'''
 import os
@@ -135,6 +135,23 @@ path = saver.save(sess, os.path.join(work, "iterator"))
 later = [sess.run(nxt) for _ in range(2)]
 saver.restore(sess, path)
 report("iterator_saved", [first, later, [sess.run(nxt) for _ in range(2)]])
+
+# CheckpointInputPipelineHook: a second train() continues the input where the first one's checkpoint left it
+def model_fn(features, labels, mode):
+    w = tf.get_variable("w", [], initializer=tf.zeros_initializer())
+    seen = tf.get_variable("seen", [], initializer=tf.zeros_initializer(), trainable=False)
+    loss = tf.square(w - tf.reduce_mean(features))
+    step = tf.train.GradientDescentOptimizer(0.5).minimize(loss, global_step=tf.train.get_global_step())
+    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=tf.group(step, tf.assign_add(seen, features[0])))
+def input_fn():
+    return tf.data.Dataset.range(100).map(lambda x: tf.cast(x, tf.float32)).batch(2)
+model_dir = os.path.join(work, "estimator")
+estimator = tf.estimator.Estimator(model_fn, model_dir=model_dir,
+                                   config=tf.estimator.RunConfig(save_checkpoints_steps=2))
+estimator.train(input_fn, steps=3, hooks=[D.CheckpointInputPipelineHook(estimator)])
+estimator.train(input_fn, steps=2, hooks=[D.CheckpointInputPipelineHook(estimator)])
+report("input_hook", [estimator.get_variable_value("seen"), estimator.get_variable_value("w"),
+                      sorted(f for f in os.listdir(model_dir) if f.startswith(("input", "checkpoint_input")))])
 '''
 
 

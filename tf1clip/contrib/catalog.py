@@ -145,7 +145,7 @@ PROVIDED = {
         _PORT + ": tf.data.experimental.parallel_interleave(..., sloppy=True)"),
     "tf.contrib.data.sliding_window_batch": _PORT + ": Dataset.window(...).flat_map(batch)",
     **{"tf.contrib.data." + name: _PORT + " (tensorflow dropped it)" for name in (
-        "assert_element_shape", "reduce_dataset", "read_batch_features")},
+        "assert_element_shape", "reduce_dataset", "read_batch_features", "CheckpointInputPipelineHook")},
     # contrib.layers
     "tf.contrib.layers.optimize_loss": "tf1clip.training_op.optimize_loss",
     "tf.contrib.layers.adaptive_clipping_fn": "tf1clip.training_op.adaptive_clipping_fn",
@@ -760,8 +760,6 @@ UNSUPPORTED = {
                                                    "yourself (TensorFlow 2.21 has no estimator wrapper)"),
     "tf.contrib.data": ("tf.data (most functions moved to tf.data.Dataset methods or "
                         "tf.data.experimental)"),
-    "tf.contrib.data.CheckpointInputPipelineHook": (
-        "tf.train.Checkpoint of the iterator (TF 2.21 removed the estimator hook)"),
     "tf.contrib.data.LMDBDataset": ("no maintained replacement (TF 2.21 removed the Python LMDB reader; "
                                     "the raw LMDBDataset kernel is all that remains)"),
     "tf.contrib.data.latency_stats": "the tf.data service / TensorBoard profiler (stats ops were removed)",

@@ -8,8 +8,8 @@ TF 1.15's `tf.contrib.data` was a deprecated alias module: most names were alrea
 bucket_by_sequence_length, prefetch_to_device, ...; see SAME_AS_TF). Seven were thin deprecated wrappers
 that TF 2.21 dropped; they are written here with TF 1.15's semantics on top of `tf.data`:
 `batch_and_drop_remainder`, `padded_batch_and_drop_remainder`, `sloppy_interleave`,
-`sliding_window_batch`, `assert_element_shape`, `reduce_dataset` and `read_batch_features`. Everything else
-raises ContribNotProvidedError naming what to use instead.
+`sliding_window_batch`, `assert_element_shape`, `reduce_dataset` and `read_batch_features`, and the Estimator
+hook `CheckpointInputPipelineHook`. Everything else raises ContribNotProvidedError naming what to use instead.
 """
 
 import importlib
@@ -165,6 +165,74 @@ def read_batch_features(file_pattern, batch_size, features, reader=tf.compat.v1.
       file_pattern, batch_size, features, reader=reader, reader_args=reader_args, shuffle=randomize_input,
       num_epochs=num_epochs, shuffle_buffer_size=capacity)
   return tf.compat.v1.data.make_one_shot_iterator(dataset).get_next()
+
+
+class _IteratorSaver(tf.compat.v1.train.Saver):
+  """A Saver of iterator states whose `checkpoint` state file has its own name (it shares the model's dir)."""
+
+  def __init__(self, var_list, latest_filename):
+    super().__init__(var_list)
+    self._latest_filename = latest_filename
+
+  def save(self, sess, save_path, global_step=None, latest_filename=None, meta_graph_suffix="meta",
+           write_meta_graph=True, write_state=True, strip_default_attrs=False, save_debug_info=False):
+    return super().save(sess, save_path, global_step, latest_filename or self._latest_filename, meta_graph_suffix,
+                        write_meta_graph, write_state, strip_default_attrs, save_debug_info)
+
+
+class CheckpointInputPipelineHook(tf.compat.v1.train.SessionRunHook):
+  """Saves the input pipeline's position with the model's checkpoints, and restores it when training resumes.
+
+  TF 1.15's hook (TensorFlow 2.21 dropped it): every iterator of the graph (the "iterators" collection, where
+  `make_one_shot_iterator` / `make_initializable_iterator` put theirs) is saved in `<model_dir>/input.ckpt-<step>`
+  (`input_<task type>_<task id>` with several workers) on the Estimator's checkpoint schedule, and the latest is
+  restored before the first step.
+  """
+
+  def __init__(self, estimator):
+    config = estimator._config  # pylint: disable=protected-access
+    prefix = "input"
+    if config.num_worker_replicas > 1:
+      prefix += "_{}_{}".format(config.task_type, config.task_id)
+    # TF 1.15's hook drove TensorFlow's CheckpointSaverHook through its private state (saver, timer); so does this
+    self._saver_hook = tf.compat.v1.train.CheckpointSaverHook(
+        estimator.model_dir, save_secs=config.save_checkpoints_secs, save_steps=config.save_checkpoints_steps,
+        checkpoint_basename=prefix + ".ckpt")
+    self._latest_filename = "checkpoint_" + prefix
+    self._first_run = True
+
+  # pylint: disable=protected-access
+  def begin(self):
+    hook = self._saver_hook
+    if hook._saver is None and hook._scaffold is None:
+      # the collection holds the iterators' resource handles (what make_saveable_from_iterator reads inside)
+      from tensorflow.python.data.ops import iterator_ops  # pylint: disable=g-import-not-at-top,import-outside-toplevel
+      resources = tf.compat.v1.get_collection(iterator_ops.GLOBAL_ITERATORS)
+      hook._saver = _IteratorSaver([iterator_ops._IteratorSaveable(r, r.name) for r in resources],
+                                   self._latest_filename)
+    hook.begin()
+
+  def _restore_or_save_initial_ckpt(self, session):
+    hook = self._saver_hook
+    latest = tf.train.latest_checkpoint(hook._checkpoint_dir, latest_filename=self._latest_filename)
+    if latest:
+      hook._get_saver().restore(session, latest)
+    else:
+      global_step = session.run(hook._global_step_tensor)
+      hook._save(session, global_step)
+      hook._timer.update_last_triggered_step(global_step)
+
+  def before_run(self, run_context):
+    if self._first_run:
+      self._restore_or_save_initial_ckpt(run_context.session)
+      self._first_run = False
+    return self._saver_hook.before_run(run_context)
+
+  def after_run(self, run_context, run_values):
+    self._saver_hook.after_run(run_context, run_values)
+
+  def end(self, session):
+    self._saver_hook.end(session)
 
 
 _hook = catalog.missing_attribute_hook("tf.contrib.data")
