@@ -9,6 +9,7 @@ import sys
 import numpy as np
 import pytest
 import tensorflow as tf
+import tensorflow_probability as tfp
 
 import tf_slim
 
@@ -35,7 +36,8 @@ def test_tf_slim_names_are_tf_slims_and_core_names_are_tf_compat_v1s():
   assert contrib.framework.arg_scope is tf_slim.arg_scope
   assert contrib.metrics.streaming_mean is tf_slim.metrics.streaming_mean
   assert contrib.losses.mean_squared_error is tf_slim.losses.mean_squared_error
-  assert contrib.distributions.Normal is tf.compat.v1.distributions.Normal
+  # tfp's (not tf.compat.v1's core class): it must mix with tfp's TransformedDistribution, Mixture, ...
+  assert contrib.distributions.Normal is tfp.distributions.Normal
   assert contrib.signal.stft is tf.signal.stft
   assert contrib.util.constant_value is tf.get_static_value
   assert contrib.framework.list_variables.__module__ == "tf1clip.contrib.framework"  # TF 1.15's parameter names

@@ -426,9 +426,10 @@ _serve("losses", "tf_slim:losses", """
 _serve("losses.metric_learning", "tf_slim.losses:metric_learning", """
     cluster_loss contrastive_loss lifted_struct_loss npairs_loss npairs_loss_multilabel
     triplet_semihard_loss""")
-# contrib.distributions: TF 1.15 re-exported tf.distributions' classes (still in tf.compat.v1); the
-# rest continued in tensorflow-probability.
-_serve("distributions", "tensorflow:compat.v1.distributions", """
+# contrib.distributions: TF 1.15 re-exported tf.distributions' classes (TensorFlow 2.21 still has them, in
+# tf.compat.v1) beside contrib's own, which continued in tensorflow-probability; all are tfp's here, so they mix
+# (a core Normal inside tfp's TransformedDistribution or MixtureSameFamily fails: the oracle found it).
+_serve("distributions", "tensorflow_probability:distributions", """
     Bernoulli Beta Categorical Dirichlet DirichletMultinomial Distribution Exponential Gamma Laplace
     Multinomial Normal StudentT Uniform kl_divergence RegisterKL ReparameterizationType
     FULLY_REPARAMETERIZED NOT_REPARAMETERIZED""")
@@ -441,6 +442,21 @@ _serve("distributions", "tensorflow_probability:distributions", """
     QuantizedDistribution RelaxedBernoulli RelaxedOneHotCategorical SinhArcsinh
     TransformedDistribution""")
 _serve("distributions", "tensorflow_probability:math", "fill_triangular softplus_inverse")
+# ... the utilities TensorFlow 2.21 still has in tensorflow.python.ops.distributions (TF 1.15 re-exported them),
+# tfp's where the function kept its signature, and TF 1.15's code where tfp changed or dropped it.
+_serve("distributions", "tensorflow.python.ops.distributions.util:", """
+    matrix_diag_transform fill_triangular_inverse tridiag reduce_weighted_logsumexp""")
+_serve("distributions", "tensorflow_probability:stats", "auto_correlation")
+_serve("distributions", "tensorflow_probability:distributions", """
+    quadrature_scheme_lognormal_gauss_hermite quadrature_scheme_lognormal_quantiles""")
+_serve("distributions", "tensorflow_probability:util", "SeedStream")
+_serve("distributions", "tf1clip.contrib.distributions.sample_stats:", "percentile")
+_serve("distributions", "tf1clip.contrib.distributions.moving_stats:", """
+    assign_moving_mean_variance assign_log_moving_mean_exp moving_mean_variance""")
+_serve("distributions", "tf1clip.contrib.distributions.transformed_parameters:", """
+    BetaWithSoftplusConcentration ExponentialWithSoftplusRate GammaWithSoftplusConcentrationRate
+    LaplaceWithSoftplusScale NormalWithSoftplusScale StudentTWithAbsDfSoftplusScale Chi2WithAbsDf
+    InverseGammaWithSoftplusConcentrationRate MultivariateNormalDiagWithSoftplusScale""")
 SERVED["tf.contrib.distributions.bijectors"] = "tf1clip.contrib.distributions.bijectors:"
 _serve("distributions.bijectors", "tensorflow_probability:bijectors", """
     AbsoluteValue BatchNormalization Bijector Chain CholeskyOuterProduct Exp FillTriangular Identity
@@ -775,9 +791,7 @@ UNSUPPORTED = {
     "tf.contrib.distribute.StandardInputStep": "strategy.experimental_distribute_dataset + strategy.run",
     "tf.contrib.distribute.StandardSingleLossStep": (
         "strategy.run(step_fn) with the optimizer's minimize inside step_fn"),
-    "tf.contrib.distributions": (
-        "tensorflow-probability 0.25's tfp.distributions (the *WithSoftplus* classes: pass "
-        "tf.nn.softplus(scale) to the plain class)"),
+    "tf.contrib.distributions": "tensorflow-probability 0.25's tfp.distributions",
     "tf.contrib.distributions.bijectors.Gumbel": "tfp.bijectors.GumbelCDF (renamed)",
     "tf.contrib.distributions.bijectors.Kumaraswamy": "tfp.bijectors.KumaraswamyCDF (renamed)",
     "tf.contrib.distributions.bijectors.Weibull": "tfp.bijectors.WeibullCDF (renamed)",

@@ -1,12 +1,13 @@
-"""`tf.contrib.distributions`: probability distributions, from tf.compat.v1 and tensorflow-probability.
+"""`tf.contrib.distributions`: probability distributions, on tensorflow-probability.
 
-Place in the data flow (DESIGN.md): **contrib.distributions** <- compat <- cli. TF 1.15's module
-re-exported `tf.distributions`' classes (`Normal`, `Bernoulli`, `Categorical`, ..., `kl_divergence`),
-which TensorFlow 2.21 still serves as `tf.compat.v1.distributions`: those are the same objects here.
-Its other classes (`MultivariateNormalDiag`, `RelaxedOneHotCategorical`, `Mixture`, ...) continued in
-tensorflow-probability; they are tfp 0.25's (whose behaviour may have moved on since TF 1.15; its
-classes work in graph mode). `bijectors` is tf1clip.contrib.distributions.bijectors. The table is
-`catalog.SERVED`.
+Place in the data flow (DESIGN.md): **contrib.distributions** <- compat <- cli. TF 1.15's module re-exported
+`tf.distributions`' classes (`Normal`, `Bernoulli`, `Categorical`, ..., `kl_divergence`) beside contrib's own
+(`MultivariateNormalDiag`, `RelaxedOneHotCategorical`, `Mixture`, ...), which continued in
+tensorflow-probability. All are tfp 0.25's classes here (the core ones too: TensorFlow 2.21's tf.compat.v1
+classes do not mix with tfp's TransformedDistribution / Mixture), working in graph mode with TF 1.15's
+densities and moments. TF 1.15's code where tfp changed or dropped a name: `moving_stats`, `sample_stats`
+(percentile), `transformed_parameters` (the *WithSoftplus* / *WithAbsDf* classes). `bijectors` is
+tf1clip.contrib.distributions.bijectors. The table is `catalog.SERVED`.
 """
 
 from tf1clip.contrib import catalog
