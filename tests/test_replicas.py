@@ -284,7 +284,12 @@ with V1.train.MonitoredTrainingSession(master=server.target, hooks=hooks) as s:
   while not s.should_stop():
     s.run(train)
     steps += 1
-print("DONE after %d runs" % steps)
+print("DONE after %d runs" % steps, flush=True)
+# The aborted session's queue-runner threads may still be inside TensorFlow's C++ when the interpreter exits;
+# under load Python 3.11 then ends them in a C++ catch block ("terminate called ... exception not rethrown",
+# exit -6; seen twice in full-suite runs, never alone). What this test checks is done: leave without teardown.
+import os
+os._exit(0)
 """
 
 

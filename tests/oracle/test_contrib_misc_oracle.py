@@ -9,7 +9,8 @@ from harness import assert_same, requires_tf115, run_both, run_tf115, run_tf1cli
 ORACLE_TESTED = tuple("tf.contrib.image." + n for n in (
     "rotate", "transform", "translate", "dense_image_warp", "connected_components",
     "angles_to_projective_transforms", "translations_to_projective_transforms", "compose_transforms",
-    "flat_transforms_to_matrices", "matrices_to_flat_transforms")) + tuple(
+    "flat_transforms_to_matrices", "matrices_to_flat_transforms", "bipartite_match", "interpolate_spline",
+    "sparse_image_warp")) + tuple(
         "tf.contrib.graph_editor." + n for n in (
             "select_ops", "select_ts", "sgv", "get_backward_walk_ops", "get_forward_walk_ops",
             "copy_with_input_replacements", "reroute_ts", "graph_replace", "get_walks_intersection_ops",
@@ -48,6 +49,19 @@ fetches = {
     "to_flat": image.matrices_to_flat_transforms(tf.constant([[[1.0, 0.2, 3.0], [0.1, 1.0, 2.0], [0.0, 0.0, 2.0]]])),
     "warp": image.dense_image_warp(img, tf.constant(rng.uniform(-1.5, 1.5, [2, 6, 7, 2]).astype(np.float32))),
     "components": image.connected_components(tf.constant(np.array([[[1, 1, 0, 0], [0, 1, 0, 1], [1, 0, 0, 1]]], bool))),
+    "bipartite": image.bipartite_match(tf.constant(rng.permutation(20).reshape(4, 5).astype(np.float32)), -1),
+    "bipartite_rows_top_k": image.bipartite_match(tf.constant(rng.permutation(12).reshape(4, 3).astype(np.float32)),
+                                                  [3], top_k=2),
+    "spline": [image.interpolate_spline(tf.constant(rng.uniform(0, 1, [2, 6, 2]).astype(np.float32)),
+                                        tf.constant(rng.uniform(-1, 1, [2, 6, 3]).astype(np.float32)),
+                                        tf.constant(rng.uniform(0, 1, [2, 4, 2]).astype(np.float32)), order,
+                                        regularization_weight=weight)
+               for order, weight in ((1, 0.0), (2, 0.0), (3, 0.01), (4, 0.0), (5, 0.1))],
+    "sparse_warp": image.sparse_image_warp(img, tf.constant([[[2.0, 3.0], [4.0, 1.0]], [[1.0, 1.0], [3.0, 5.0]]]),
+                                           tf.constant([[[2.5, 3.5], [3.0, 1.5]], [[1.0, 2.0], [3.5, 4.0]]])),
+    "sparse_warp_boundary": image.sparse_image_warp(img, tf.constant([[[2.0, 3.0]], [[1.0, 1.0]]]),
+                                                    tf.constant([[[2.5, 3.5]], [[1.5, 1.0]]]), interpolation_order=1,
+                                                    num_boundary_points=2),
 }
 with case("rotate_bad_interpolation"):
     image.rotate(img, 0.1, interpolation="CUBIC")

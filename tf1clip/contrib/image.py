@@ -16,7 +16,10 @@ signatures and numbers:
   (`interpolate_bilinear`, clamping to the border as TF 1.15 did).
 - `connected_components(images)` labels 4-connected regions of equal non-zero value with ids 1..n
   across the batch, numbered by their first pixel in row-major order (scipy.ndimage.label's
-  numbering); it runs as a `tf.numpy_function` (TF 1.15's custom kernel is gone).
+  numbering); it runs as a `tf.numpy_function` (TF 1.15's custom kernel is gone), as does
+  `bipartite_match` (TF 1.15's greedy matching).
+- `interpolate_spline` (polyharmonic splines) and `sparse_image_warp` (a spline-interpolated flow from
+  control points, applied with dense_image_warp) are TF 1.15's pure-TensorFlow code.
 """
 
 import numpy as np
@@ -354,6 +357,176 @@ def connected_components(images):
     ids = tf.reshape(ids, tf.shape(batched))
     ids.set_shape(batched.get_shape())
     return ids[0] if rank == 2 else ids
+
+
+def _greedy_match(distance_mat, num_valid_rows, top_k):
+  """TF 1.15's BipartiteMatch kernel in NumPy: take pairs by increasing distance while both ends are free."""
+  rows, cols = distance_mat.shape
+  valid = rows if num_valid_rows < 0 else int(num_valid_rows + 0.1)
+  if valid > rows:
+    raise ValueError("There should be at least %d rows in distance_mat, but only got %d rows." % (valid, rows))
+  limit = top_k if top_k > 0 else valid * cols
+  row_to_col = np.full([rows], -1, np.int32)
+  col_to_row = np.full([cols], -1, np.int32)
+  order = np.argsort(distance_mat[:valid].astype(np.float32).ravel(), kind="stable")
+  matched = 0
+  for flat in order:
+    row, col = divmod(int(flat), cols)
+    if row_to_col[row] == -1 and col_to_row[col] == -1:
+      row_to_col[row], col_to_row[col] = col, row
+      matched += 1
+      if matched >= limit:
+        break
+  return row_to_col, col_to_row
+
+
+def bipartite_match(distance_mat, num_valid_rows, top_k=-1, name="bipartite_match"):
+  """A greedy minimum-distance matching between the rows and columns of `distance_mat` [rows, columns].
+
+  Pairs are taken in order of increasing distance while both their row and column are unmatched, over the
+  first `num_valid_rows` rows (all when negative), up to `top_k` matches (all when not positive). TF 1.15's
+  kernel is gone; this runs TF 1.15's algorithm as a `tf.numpy_function` (pairs of equal distance are taken in
+  row-major order; TF 1.15's heap took them in an unspecified order).
+
+  Returns:
+    (row_to_col_match_indices [rows], col_to_row_match_indices [columns]): int32, -1 where unmatched.
+  """
+  with tf.compat.v1.name_scope(name, "bipartite_match", [distance_mat, num_valid_rows]):
+    distance_mat = tf.convert_to_tensor(distance_mat, tf.float32, name="distance_mat")
+    distance_mat.shape.assert_has_rank(2)
+    num_valid_rows = tf.reshape(tf.cast(num_valid_rows, tf.float32), [])
+    row_to_col, col_to_row = tf.numpy_function(
+        lambda d, n: _greedy_match(d, float(n), top_k), [distance_mat, num_valid_rows], [tf.int32, tf.int32],
+        stateful=False)
+    row_to_col.set_shape(distance_mat.shape[:1])
+    col_to_row.set_shape(distance_mat.shape[1:])
+    return row_to_col, col_to_row
+
+
+_EPSILON = 1e-10
+
+
+def _phi(r, order):
+  """The polyharmonic kernel of squared distances r: r^(order/2), times log r for even orders."""
+  with tf.name_scope("phi"):
+    if order == 1:
+      return tf.sqrt(tf.maximum(r, _EPSILON))
+    if order == 2:
+      return 0.5 * r * tf.math.log(tf.maximum(r, _EPSILON))
+    if order == 4:
+      return 0.5 * tf.square(r) * tf.math.log(tf.maximum(r, _EPSILON))
+    r = tf.maximum(r, _EPSILON)
+    if order % 2 == 0:
+      return 0.5 * tf.pow(r, 0.5 * order) * tf.math.log(r)
+    return tf.pow(r, 0.5 * order)
+
+
+def _squared_distances(x, y):
+  """[b, n, m] squared distances between the points x [b, n, d] and y [b, m, d]."""
+  x_norm = tf.expand_dims(tf.reduce_sum(tf.square(x), 2), 2)
+  y_norm = tf.expand_dims(tf.reduce_sum(tf.square(y), 2), 1)
+  return x_norm - 2 * tf.matmul(x, y, adjoint_b=True) + y_norm
+
+
+def _pairwise_squared_distances(x):
+  gram = tf.matmul(x, x, adjoint_b=True)
+  norm = tf.expand_dims(tf.linalg.diag_part(gram), 2)
+  return norm - 2 * gram + tf.transpose(norm, [0, 2, 1])
+
+
+def interpolate_spline(train_points, train_values, query_points, order, regularization_weight=0.0,
+                       name="interpolate_spline"):
+  """Polyharmonic spline interpolation of `train_values` at `train_points`, read at `query_points`.
+
+  Args:
+    train_points: [batch, n, d] points; d must be known statically.
+    train_values: [batch, n, k] values; k must be known statically.
+    query_points: [batch, m, d].
+    order: the kernel's order (1: r, 2: r^2 log r (thin plate), 3: r^3, ...).
+    regularization_weight: a ridge on the kernel matrix (0: interpolate exactly).
+
+  Returns:
+    [batch, m, k] interpolated values.
+
+  Raises:
+    ValueError: d or k is not known statically.
+  """
+  with tf.name_scope(name):
+    train_points = tf.convert_to_tensor(train_points)
+    train_values = tf.convert_to_tensor(train_values)
+    query_points = tf.convert_to_tensor(query_points)
+    with tf.name_scope("solve"):
+      b, n, _ = tf.unstack(tf.shape(train_points), num=3)
+      d = tf.compat.dimension_value(train_points.shape[-1])
+      if d is None:
+        raise ValueError("The dimensionality of the input points (d) must be statically-inferrable.")
+      k = tf.compat.dimension_value(train_values.shape[-1])
+      if k is None:
+        raise ValueError("The dimensionality of the output values (k) must be statically-inferrable.")
+      dtype = train_points.dtype
+      with tf.name_scope("construct_linear_system"):
+        # [[A, B], [B^T, 0]] [w; v] = [f; 0]: kernel weights w and an affine part v
+        matrix_a = _phi(_pairwise_squared_distances(train_points), order)
+        if regularization_weight > 0:
+          matrix_a += regularization_weight * tf.expand_dims(tf.eye(n, dtype=dtype), 0)
+        matrix_b = tf.concat([train_points, tf.ones_like(train_points[..., :1], dtype=dtype)], 2)
+        left = tf.concat([matrix_a, tf.transpose(matrix_b, [0, 2, 1])], 1)
+        right = tf.concat([matrix_b, tf.zeros([b, d + 1, d + 1], dtype)], 1)
+        lhs = tf.concat([left, right], 2)
+        rhs = tf.concat([train_values, tf.zeros([b, d + 1, k], dtype)], 1)
+      with tf.name_scope("solve_linear_system"):
+        w_v = tf.linalg.solve(lhs, rhs)
+        w, v = w_v[:, :n, :], w_v[:, n:, :]
+    with tf.name_scope("predict"):
+      rbf = tf.matmul(_phi(_squared_distances(query_points, train_points), order), w)
+      padded = tf.concat([query_points, tf.ones_like(query_points[..., :1], dtype)], 2)
+      return rbf + tf.matmul(padded, v)
+
+
+def _grid_locations(height, width):
+  y, x = np.meshgrid(np.linspace(0, height - 1, height), np.linspace(0, width - 1, width), indexing="ij")
+  return np.stack((y, x), -1)
+
+
+def _batched(array, batch_size):
+  return np.tile(np.expand_dims(array, 0), [batch_size] + [1] * array.ndim)
+
+
+def _boundary_locations(height, width, points_per_edge):
+  ys, xs = np.meshgrid(np.linspace(0, height - 1, points_per_edge + 2), np.linspace(0, width - 1, points_per_edge + 2),
+                       indexing="ij")
+  on_boundary = (xs == 0) | (xs == width - 1) | (ys == 0) | (ys == height - 1)
+  return np.stack([ys[on_boundary], xs[on_boundary]], axis=-1)
+
+
+def sparse_image_warp(image, source_control_point_locations, dest_control_point_locations, interpolation_order=2,
+                      regularization_weight=0.0, num_boundary_points=0, name="sparse_image_warp"):
+  """Warps `image` [batch, h, w, c] so the source control points move to the destination ones.
+
+  The flow at the control points is interpolated over the image with a polyharmonic spline
+  (`interpolate_spline`) and applied with `dense_image_warp`; `num_boundary_points` > 0 pins that many points
+  per image edge (zero flow). Batch, height and width must be known statically.
+
+  Returns:
+    (warped image, dense flows [batch, h, w, 2]).
+  """
+  image = tf.convert_to_tensor(image)
+  source = tf.convert_to_tensor(source_control_point_locations)
+  dest = tf.convert_to_tensor(dest_control_point_locations)
+  flows = dest - source
+  with tf.name_scope(name):
+    batch_size, height, width, _ = image.shape.as_list()
+    grid = tf.constant(_batched(np.reshape(_grid_locations(height, width), [height * width, 2]), batch_size),
+                       image.dtype)
+    if num_boundary_points > 0:
+      boundary = _boundary_locations(height, width, num_boundary_points - 1)
+      points_batch = tf.compat.dimension_value(dest.shape[0])
+      dest = tf.concat([dest, tf.constant(_batched(boundary, points_batch), dtype=dest.dtype)], 1)
+      flows = tf.concat([flows, tf.constant(_batched(np.zeros([boundary.shape[0], 2]), points_batch),
+                                            dtype=dest.dtype)], 1)
+    dense_flows = tf.reshape(interpolate_spline(dest, flows, grid, interpolation_order, regularization_weight),
+                             [batch_size, height, width, 2])
+    return dense_image_warp(image, dense_flows), dense_flows
 
 
 __getattr__ = catalog.missing_attribute_hook("tf.contrib.image")
