@@ -10,7 +10,9 @@ ORACLE_TESTED = tuple("tf.contrib.eager." + n for n in (
     "implicit_value_and_gradients", "defun", "py_func", "Iterator", "Checkpoint", "executing_eagerly",
     "enable_eager_execution", "num_gpus", "in_eager_mode", "metrics", "metrics.Metric", "metrics.Mean",
     "metrics.Accuracy", "metrics.CategoricalAccuracy", "metrics.BinaryAccuracy", "metrics.SparseAccuracy",
-    "Saver", "restore_variables_on_create", "get_optimizer_variables", "list_devices", "run")) + (
+    "Saver", "restore_variables_on_create", "get_optimizer_variables", "list_devices", "run", "ExecutionCallback",
+    "add_execution_callback", "clear_execution_callbacks", "errstate", "seterr", "inf_callback", "nan_callback",
+    "inf_nan_callback")) + (
         "tf.enable_eager_execution",)
 
 SNIPPET = r'''
@@ -110,6 +112,40 @@ with tf.Graph().as_default():
         report("graph_mean_reset", sess.run(graph_mean.variables))
 with tf.Graph().as_default():
     report_errors("graph_errors", (("saver_in_graph", lambda: tfe.Saver([tf.Variable(1.0)])),))
+# execution callbacks: every eager op, with TF 1.15's arguments; the inf / nan checks; seterr / errstate
+calls = []
+tfe.add_execution_callback(lambda op_type, inputs, attrs, outputs, op_name: calls.append(
+    [op_type, len(inputs), len(outputs)]))
+tf.multiply(tf.constant(1.0), tf.constant(2.0))  # (tf.add runs Add in TF 1.15, AddV2 in TF 2.21)
+tf.reduce_sum(tf.constant([1.0, 2.0]))
+tfe.clear_execution_callbacks()
+tf.constant(3.0) * 2.0
+report("callback_calls", [c for c in calls if c[0] in ("Mul", "Sum")])
+def raised(fn):
+    try:
+        fn()
+        return "no error"
+    except Exception as e:
+        return [type(e).__name__, getattr(e, "op_type", None), getattr(e, "num_outputs", None)]
+tfe.add_execution_callback(tfe.inf_callback)
+inf_only = [raised(lambda: tf.math.log(tf.constant([0.0, 1.0]))), raised(lambda: tf.sqrt(tf.constant(-1.0)))]
+tfe.clear_execution_callbacks()
+tfe.add_execution_callback(tfe.nan_callback)
+nan_only = [raised(lambda: tf.math.log(tf.constant([0.0, 1.0]))), raised(lambda: tf.sqrt(tf.constant(-1.0)))]
+tfe.clear_execution_callbacks()
+import functools
+tfe.add_execution_callback(functools.partial(tfe.inf_nan_callback, action=tfe.ExecutionCallback.IGNORE))
+ignored = raised(lambda: tf.sqrt(tf.constant(-1.0)))
+tfe.clear_execution_callbacks()
+old = tfe.seterr(inf_or_nan="raise")
+raising = raised(lambda: tf.constant(1.0) / tf.constant(0.0))
+restored = tfe.seterr(**old)
+with tfe.errstate(inf_or_nan="raise"):
+    in_errstate = raised(lambda: tf.math.log(tf.constant(0.0)))
+after_errstate = raised(lambda: tf.math.log(tf.constant(0.0)))
+report("inf_nan", [inf_only, nan_only, ignored, {k: v.value for k, v in old.items()},
+                   {k: v.value for k, v in restored.items()}, raising, in_errstate, after_errstate,
+                   [e.value for e in tfe.ExecutionCallback]])
 # last: tfe.run enables eager execution and runs main; app.run then exits the program (the results are written)
 tfe.run(main=lambda argv: report("run", [tf.executing_eagerly(), argv[1:]]), argv=["prog", "--", "x"])
 '''

@@ -488,6 +488,9 @@ _serve("eager", "tensorflow.python.eager.remote:", "connect_to_remote_host")
 # TF 1.15's eager-only helpers (tf1clip.contrib.eager.saver / .metrics, and run / list_devices in the package)
 _serve("eager", "tf1clip.contrib.eager.saver:", "Saver restore_variables_on_create get_optimizer_variables")
 _serve("eager", "tf1clip.contrib.eager:", "metrics run list_devices")
+_serve("eager", "tf1clip.contrib.eager.execution_callbacks:", """
+    ExecutionCallback add_execution_callback clear_execution_callbacks errstate seterr inf_callback nan_callback
+    inf_nan_callback""")
 SERVED.update({"tf.contrib.eager." + name: source for name, source in (
     ("Variable", "tensorflow.python.ops.resource_variable_ops:ResourceVariable"),
     ("Checkpointable", "tensorflow.python.trackable.autotrackable:AutoTrackable"),
@@ -806,8 +809,6 @@ UNSUPPORTED = {
     "tf.contrib.eager.Sequential": "tf.keras.Sequential",
     "tf.contrib.eager.save_network_checkpoint": "tf.train.Checkpoint(model=...).save",
     "tf.contrib.eager.restore_network_checkpoint": "tf.train.Checkpoint(model=...).restore",
-    "tf.contrib.eager.errstate": "tf.debugging.enable_check_numerics()",
-    "tf.contrib.eager.seterr": "tf.debugging.enable_check_numerics()",
     "tf.contrib.estimator": (
         "tensorflow-estimator 2.15 no longer has it: replicate_model_fn / TowerOptimizer -> "
         "tf.distribute.MirroredStrategy in RunConfig(train_distribute=...)"),

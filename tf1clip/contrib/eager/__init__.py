@@ -6,9 +6,9 @@ that starts with `tf.enable_eager_execution()` (or `tfe.enable_eager_execution()
 `implicit_value_and_gradients` / `gradients_function` / `value_and_gradients_function`, `Checkpoint`,
 `defun` / `function`, `py_func`, `Iterator`, `make_template`, the execution-mode constants and test decorators
 are TensorFlow's own (`catalog.SERVED`). TF 1.15's own code: `tfe.metrics` (the metrics module), `Saver`,
-`restore_variables_on_create` and `get_optimizer_variables` (saver), `run` and `list_devices` (here). Not
-provided, each with its replacement: `Network` / `Sequential` / the network-checkpoint helpers (tf.keras,
-tf.train.Checkpoint), execution callbacks and `seterr` (tf.debugging.enable_check_numerics), remote execution
+`restore_variables_on_create` and `get_optimizer_variables` (saver), the execution callbacks, `seterr` and
+`errstate` (execution_callbacks), `run` and `list_devices` (here). Not provided, each with its replacement:
+`Network` / `Sequential` / the network-checkpoint helpers (tf.keras, tf.train.Checkpoint), remote execution
 setup.
 """
 
