@@ -654,6 +654,13 @@ SERVED.update({"tf.contrib.checkpoint." + name: source for name, source in (
 _serve("learn", "tf1clip.contrib.learn.estimator:", """
     BaseEstimator Estimator SKCompat ModelFnOps MetricSpec InputFnOps NotFittedError
     infer_real_valued_columns_from_input infer_real_valued_columns_from_input_fn""")
+# contrib.learn's skflow-era graph helpers and regression model functions (TF 1.15's code).
+_serve("learn", "tf1clip.contrib.learn:", "ops models")
+_serve("learn.ops", "tf1clip.contrib.learn.ops:", """
+    embeddings_ops losses_ops seq2seq_ops categorical_variable embedding_lookup mean_squared_error_regressor
+    softmax_classifier rnn_decoder rnn_seq2seq seq2seq_inputs sequence_classifier""")
+_serve("learn.models", "tf1clip.contrib.learn.models:", """
+    linear_regression linear_regression_zero_init logistic_regression logistic_regression_zero_init""")
 _serve("learn", "tf1clip.contrib.learn.canned:", """
     DNNClassifier DNNRegressor LinearClassifier LinearRegressor DNNLinearCombinedClassifier
     DNNLinearCombinedRegressor""")

@@ -11,7 +11,8 @@ Provided:
   estimators behind TF 1.15's constructors, predictions and metric names);
 - `Experiment`, `learn_runner`, `RunConfig`, `monitors` (as the hooks that replaced them);
 - `ModeKeys` (contrib.learn's own: TRAIN, EVAL, INFER; tf.estimator's has PREDICT = "infer" too),
-  `preprocessing` (VocabularyProcessor, ...) and `datasets` (local files and the data TF 1.15 shipped).
+  `preprocessing` (VocabularyProcessor, ...) and `datasets` (local files and the data TF 1.15 shipped);
+- `ops` (embedding lookups, the linear losses, the seq2seq helpers) and `models` (linear / logistic regression).
 The rest (heads, graph_actions, queue readers, DynamicRnnEstimator, SVM, ...) raises
 ContribNotProvidedError naming what to use instead.
 """
@@ -25,7 +26,9 @@ from tf1clip.contrib.learn import canned  # noqa: F401
 from tf1clip.contrib.learn import estimator  # noqa: F401
 from tf1clip.contrib.learn import experiment  # noqa: F401
 from tf1clip.contrib.learn import learn_runner  # noqa: F401
+from tf1clip.contrib.learn import models  # noqa: F401
 from tf1clip.contrib.learn import monitors  # noqa: F401
+from tf1clip.contrib.learn import ops  # noqa: F401
 from tf1clip.contrib.learn import run_config  # noqa: F401
 from tf1clip.contrib.learn.estimator import ModeKeys
 
