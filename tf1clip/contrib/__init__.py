@@ -18,19 +18,23 @@ that still exist elsewhere are served as those objects, through `catalog.SERVED`
                   and fused LSTM/GRU cells on TF's kernels, stack_bidirectional_(dynamic_)rnn, ...
   crf             crf_log_likelihood, crf_decode, viterbi_decode, ... (TF 1.15's linear-chain CRF)
   cudnn_rnn       CudnnLSTM/GRU/RNNTanh/RNNRelu (GPU), CudnnCompatibleLSTMCell/GRUCell (CPU)
-  legacy_seq2seq  rnn_decoder, basic_rnn_seq2seq, sequence_loss, sequence_loss_by_example
+  legacy_seq2seq  all of it: rnn_decoder, the embedding / tied / attention / one2many seq2seq models,
+                  model_with_buckets, sequence_loss(_by_example) (TF 1.15's code and scopes)
+  grid_rnn        GridRNNCell and the Grid1/2/3 cells (TF 1.15's code, on contrib.rnn's cells)
   seq2seq         dynamic_decode, BasicDecoder, the Helpers, attention, BeamSearchDecoder,
                   sequence_loss (tf1clip.contrib.seq2seq, TF 1.15's variable names)
   framework       global step and variable-collection helpers; arg_scope, assign_from_checkpoint_fn,
                   ... (tf-slim); list_variables, load_variable, nest (TensorFlow)
   metrics, losses tf-slim's streaming metrics and contrib-order losses (+ losses.metric_learning)
-  distributions   tf.compat.v1.distributions' classes, the rest and `bijectors` from tfp 0.25
+  distributions   tfp 0.25's classes (the core ones too, so they mix) and `bijectors`; TF 1.15's moving
+                  statistics, percentile and *WithSoftplus* classes (ours)
   summary         the graph-mode writer API (TensorFlow's summary_ops_v2)
-  image           rotate, transform, dense_image_warp, connected_components, ... (tf1clip's own)
+  image           rotate, transform, dense_image_warp, connected_components, bipartite_match,
+                  interpolate_spline, sparse_image_warp, ... (tf1clip's own)
   signal, util    tf.signal; make_tensor_proto, constant_value
   opt             clip_gradients_by_global_norm, MultitaskOptimizerWrapper, LazyAdam(GS), AdamW, MomentumW,
                   Nadam, AdaMax, AddSign, PowerSign, LARS, RegAdagrad, AdamGS, VariableClipping,
-                  MovingAverage, DropStaleGradient, ScipyOptimizerInterface (tf1clip's ports)
+                  MovingAverage, DropStaleGradient, ScipyOptimizerInterface, GGT, Shampoo (tf1clip's ports)
   nn, stateless   alpha_dropout, scaled_softplus, nth_element, ... (ours); conv1d_transpose and the
                   stateless random ops (TensorFlow's)
   keras           tf-keras' TF1 Keras API (the modules tf1clip serves as tf.keras.*)
@@ -38,14 +42,19 @@ that still exist elsewhere are served as those objects, through `catalog.SERVED`
   graph_editor    TF 1.15's graph editor (select, subgraph, reroute, edit, transform), our own code
   learn           Estimator, SKCompat, the canned DNN / linear / wide-and-deep estimators with fit(x, y),
                   Experiment, learn_runner, RunConfig, monitors (on tf.estimator); preprocessing
-                  (VocabularyProcessor, ...) and datasets (mnist, CSV, the bundled iris/Boston)
+                  (VocabularyProcessor, ...), datasets (mnist, CSV, the bundled iris/Boston), ops and
+                  models (the skflow-era helpers)
+  estimator       clip_gradients_by_norm, forward_features, the heads (multi_label_head, multi_head, ...),
+                  the export functions; the rest of tensorflow-estimator 2.15's
+  eager           tfe: TensorFlow's eager objects; metrics, Saver, the execution callbacks (TF 1.15's code)
   distribute      MirroredStrategy (TF 1.15's per-replica batches), ParameterServerStrategy, ... on
                   TensorFlow's v1 strategies; the context functions
   feature_column  the sequence columns (TensorFlow's) and sequence_input_layer (ours)
   optimizer_v2    the six OptimizerV2 optimizers (v1 optimizers; RMSProp with TF 1.15's own epsilon rule)
   staging, proto, autograph, batching, deprecated, sparsemax
                   TensorFlow's objects where they still exist; ports of the rest
-  slim            the whole tf-slim 1.1.0 package, run on TensorFlow 2.21 by tf1clip.contrib.slim's shim
+  slim            the whole tf-slim 1.1.0 package, run on TensorFlow 2.21 by tf1clip.contrib.slim's shim,
+                  and the names TF 1.15's slim leaked from contrib.layers / framework / metrics / lookup
 
 Everything else fails where the script first uses it, with a `ContribNotProvidedError` (an
 ImportError) naming the dotted symbol and what to use instead; `tf.contrib.crf` and the other
