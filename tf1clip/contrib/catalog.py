@@ -342,7 +342,7 @@ PROVIDED = {
     **{"tf.contrib.learn.datasets." + name: _PORT + " (the data file TF 1.15 shipped, bundled)"
        for name in "load_iris load_boston".split()},
     **{"tf.contrib.learn.datasets." + name: _PORT + " (tf1clip.contrib.learn.datasets.synthetic; NumPy)"
-       for name in "make_dataset synthetic synthetic.circles synthetic.spirals".split()},
+       for name in "make_dataset synthetic".split()},
     "tf.contrib.learn.preprocessing": _PORT + " (tf1clip.contrib.learn.preprocessing)",
     "tf.contrib.learn.datasets": _PORT + " (tf1clip.contrib.learn.datasets)",
     # contrib.slim: the whole tf_slim package (see WHOLE_PACKAGES); the names training scripts use
