@@ -231,69 +231,78 @@ class GridRNNCell(legacy_cells.RNNCell):
           new_output[dim.idx], new_state[dim.idx] = self._grid_cells[i](cell_inputs, cell_state)
 
 
-class Grid1BasicRNNCell(GridRNNCell):
-  """A one-dimensional grid of BasicRNNCells."""
-
-  def __init__(self, num_units, state_is_tuple=True, output_is_tuple=True):
-    super().__init__(num_units=num_units, num_dims=1, input_dims=0, output_dims=0, priority_dims=0, tied=False,
-                     cell_fn=lambda n: rnn.BasicRNNCell(num_units=n), state_is_tuple=state_is_tuple,
-                     output_is_tuple=output_is_tuple)
-
-
-class Grid2BasicRNNCell(GridRNNCell):
-  """A two-dimensional grid of BasicRNNCells; dimension 0 is non-recurrent when non_recurrent_fn is given."""
-
-  def __init__(self, num_units, tied=False, non_recurrent_fn=None, state_is_tuple=True, output_is_tuple=True):
-    super().__init__(num_units=num_units, num_dims=2, input_dims=0, output_dims=0, priority_dims=0, tied=tied,
-                     non_recurrent_dims=None if non_recurrent_fn is None else 0,
-                     cell_fn=lambda n: rnn.BasicRNNCell(num_units=n), non_recurrent_fn=non_recurrent_fn,
-                     state_is_tuple=state_is_tuple, output_is_tuple=output_is_tuple)
-
-
-class Grid1BasicLSTMCell(GridRNNCell):
-  """A one-dimensional grid of BasicLSTMCells."""
-
-  def __init__(self, num_units, forget_bias=1, state_is_tuple=True, output_is_tuple=True):
-    super().__init__(num_units=num_units, num_dims=1, input_dims=0, output_dims=0, priority_dims=0, tied=False,
-                     cell_fn=lambda n: rnn.BasicLSTMCell(num_units=n, forget_bias=forget_bias),
-                     state_is_tuple=state_is_tuple, output_is_tuple=output_is_tuple)
-
-
-class Grid2BasicLSTMCell(GridRNNCell):
-  """A two-dimensional grid of BasicLSTMCells; dimension 0 is non-recurrent when non_recurrent_fn is given."""
-
-  def __init__(self, num_units, tied=False, non_recurrent_fn=None, forget_bias=1, state_is_tuple=True,
-               output_is_tuple=True):
-    super().__init__(num_units=num_units, num_dims=2, input_dims=0, output_dims=0, priority_dims=0, tied=tied,
-                     non_recurrent_dims=None if non_recurrent_fn is None else 0,
-                     cell_fn=lambda n: rnn.BasicLSTMCell(num_units=n, forget_bias=forget_bias),
-                     non_recurrent_fn=non_recurrent_fn, state_is_tuple=state_is_tuple,
-                     output_is_tuple=output_is_tuple)
-
-
-class Grid1LSTMCell(GridRNNCell):
-  """A one-dimensional grid of LSTMCells (optionally with peepholes)."""
-
-  def __init__(self, num_units, use_peepholes=False, forget_bias=1.0, state_is_tuple=True, output_is_tuple=True):
-    super().__init__(num_units=num_units, num_dims=1, input_dims=0, output_dims=0, priority_dims=0,
-                     cell_fn=lambda n: rnn.LSTMCell(num_units=n, forget_bias=forget_bias,
-                                                    use_peepholes=use_peepholes),
-                     state_is_tuple=state_is_tuple, output_is_tuple=output_is_tuple)
-
-
-class _GridNLSTMCell(GridRNNCell):
-  """An N-dimensional grid of LSTMCells; dimension 0 is non-recurrent when non_recurrent_fn is given."""
+class _StandardGrid(GridRNNCell):
+  """TF 1.15's ready-made grids: dimension 0 takes the input and gives the output and has priority; with a
+  non_recurrent_fn (N >= 2) it is non-recurrent. Subclasses give the dimensions and the inner cell."""
 
   _NUM_DIMS = None
 
-  def __init__(self, num_units, tied=False, non_recurrent_fn=None, use_peepholes=False, forget_bias=1.0,
+  def _grid_init(self, num_units, cell_fn, tied=False, non_recurrent_fn=None, state_is_tuple=True,
+                 output_is_tuple=True):
+    GridRNNCell.__init__(self, num_units=num_units, num_dims=self._NUM_DIMS, input_dims=0, output_dims=0,
+                         priority_dims=0, tied=tied,
+                         non_recurrent_dims=None if non_recurrent_fn is None else 0, cell_fn=cell_fn,
+                         non_recurrent_fn=non_recurrent_fn, state_is_tuple=state_is_tuple,
+                         output_is_tuple=output_is_tuple)
+
+
+class Grid1BasicRNNCell(_StandardGrid):
+  """A one-dimensional grid of BasicRNNCells."""
+  _NUM_DIMS = 1
+
+  def __init__(self, num_units, state_is_tuple=True, output_is_tuple=True):  # pylint: disable=super-init-not-called
+    self._grid_init(num_units, lambda n: rnn.BasicRNNCell(num_units=n), state_is_tuple=state_is_tuple,
+                    output_is_tuple=output_is_tuple)
+
+
+class Grid2BasicRNNCell(_StandardGrid):
+  """A two-dimensional grid of BasicRNNCells."""
+  _NUM_DIMS = 2
+
+  def __init__(self, num_units, tied=False, non_recurrent_fn=None, state_is_tuple=True,  # pylint: disable=super-init-not-called
+               output_is_tuple=True):
+    self._grid_init(num_units, lambda n: rnn.BasicRNNCell(num_units=n), tied, non_recurrent_fn, state_is_tuple,
+                    output_is_tuple)
+
+
+class Grid1BasicLSTMCell(_StandardGrid):
+  """A one-dimensional grid of BasicLSTMCells."""
+  _NUM_DIMS = 1
+
+  def __init__(self, num_units, forget_bias=1, state_is_tuple=True, output_is_tuple=True):  # pylint: disable=super-init-not-called
+    self._grid_init(num_units, lambda n: rnn.BasicLSTMCell(num_units=n, forget_bias=forget_bias),
+                    state_is_tuple=state_is_tuple, output_is_tuple=output_is_tuple)
+
+
+class Grid2BasicLSTMCell(_StandardGrid):
+  """A two-dimensional grid of BasicLSTMCells."""
+  _NUM_DIMS = 2
+
+  def __init__(self, num_units, tied=False, non_recurrent_fn=None, forget_bias=1, state_is_tuple=True,  # pylint: disable=super-init-not-called
+               output_is_tuple=True):
+    self._grid_init(num_units, lambda n: rnn.BasicLSTMCell(num_units=n, forget_bias=forget_bias), tied,
+                    non_recurrent_fn, state_is_tuple, output_is_tuple)
+
+
+class Grid1LSTMCell(_StandardGrid):
+  """A one-dimensional grid of LSTMCells (optionally with peepholes)."""
+  _NUM_DIMS = 1
+
+  def __init__(self, num_units, use_peepholes=False, forget_bias=1.0, state_is_tuple=True,  # pylint: disable=super-init-not-called
+               output_is_tuple=True):
+    self._grid_init(num_units, lambda n: rnn.LSTMCell(num_units=n, forget_bias=forget_bias,
+                                                      use_peepholes=use_peepholes),
+                    state_is_tuple=state_is_tuple, output_is_tuple=output_is_tuple)
+
+
+class _GridNLSTMCell(_StandardGrid):
+  """An N-dimensional grid of LSTMCells (optionally with peepholes)."""
+
+  def __init__(self, num_units, tied=False, non_recurrent_fn=None, use_peepholes=False, forget_bias=1.0,  # pylint: disable=super-init-not-called
                state_is_tuple=True, output_is_tuple=True):
-    super().__init__(num_units=num_units, num_dims=self._NUM_DIMS, input_dims=0, output_dims=0, priority_dims=0,
-                     tied=tied, non_recurrent_dims=None if non_recurrent_fn is None else 0,
-                     cell_fn=lambda n: rnn.LSTMCell(num_units=n, forget_bias=forget_bias,
-                                                    use_peepholes=use_peepholes),
-                     non_recurrent_fn=non_recurrent_fn, state_is_tuple=state_is_tuple,
-                     output_is_tuple=output_is_tuple)
+    self._grid_init(num_units, lambda n: rnn.LSTMCell(num_units=n, forget_bias=forget_bias,
+                                                      use_peepholes=use_peepholes),
+                    tied, non_recurrent_fn, state_is_tuple, output_is_tuple)
 
 
 class Grid2LSTMCell(_GridNLSTMCell):
@@ -306,14 +315,13 @@ class Grid3LSTMCell(_GridNLSTMCell):
   _NUM_DIMS = 3
 
 
-class Grid2GRUCell(GridRNNCell):
-  """A two-dimensional grid of GRUCells; dimension 0 is non-recurrent when non_recurrent_fn is given."""
+class Grid2GRUCell(_StandardGrid):
+  """A two-dimensional grid of GRUCells."""
+  _NUM_DIMS = 2
 
-  def __init__(self, num_units, tied=False, non_recurrent_fn=None, state_is_tuple=True, output_is_tuple=True):
-    super().__init__(num_units=num_units, num_dims=2, input_dims=0, output_dims=0, priority_dims=0, tied=tied,
-                     non_recurrent_dims=None if non_recurrent_fn is None else 0,
-                     cell_fn=lambda n: rnn.GRUCell(num_units=n), non_recurrent_fn=non_recurrent_fn,
-                     state_is_tuple=state_is_tuple, output_is_tuple=output_is_tuple)
+  def __init__(self, num_units, tied=False, non_recurrent_fn=None, state_is_tuple=True, output_is_tuple=True):  # pylint: disable=super-init-not-called
+    self._grid_init(num_units, lambda n: rnn.GRUCell(num_units=n), tied, non_recurrent_fn, state_is_tuple,
+                    output_is_tuple)
 
 
 __getattr__ = catalog.missing_attribute_hook("tf.contrib.grid_rnn")
