@@ -75,7 +75,7 @@ def test_from_import_of_an_unsupported_name_raises_our_message_not_pythons():
 
 @pytest.mark.parametrize("module,attr", [
     ("layers", "scattered_embedding_column"), ("summary", "create_db_writer"),
-    ("framework", "fuse_op"),
+    ("memory_stats", "BytesLimit"),
     ("opt", "ElasticAverageOptimizer"), ("opt", "AGNOptimizer"), ("learn", "SVM"),
     ("training", "batch_sequences_with_states")])
 def test_unknown_names_on_provided_submodules_fail_with_advice(module, attr):

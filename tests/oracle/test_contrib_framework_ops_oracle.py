@@ -1,13 +1,13 @@
 """contrib.framework's own small ops against TF 1.15: reduce_sum_n, remove_squeezable_dimensions (static and
 dynamic ranks), with_shape / with_same_shape (static checks, the runtime Assert, its error), assert_scalar_int,
-get_placeholders, get_graph_from_inputs, py_func with nested arguments and outputs, zero_initializer, and the
+get_placeholders, fuse_op (the rewritten GraphDef and its errors), get_graph_from_inputs, py_func with nested arguments and outputs, zero_initializer, and the
 bias / slot remapping initializers on a TF 1.15-written checkpoint and vocabularies."""
 
 from harness import assert_same, requires_tf115, run_both
 
 ORACLE_TESTED = tuple("tf.contrib.framework." + n for n in (
     "reduce_sum_n", "remove_squeezable_dimensions", "with_shape", "with_same_shape", "assert_scalar_int",
-    "get_placeholders", "get_graph_from_inputs", "py_func", "zero_initializer",
+    "get_placeholders", "fuse_op", "get_graph_from_inputs", "py_func", "zero_initializer",
     "load_linear_multiclass_bias_initializer", "load_variable_slot_initializer"))
 
 SNIPPET = r'''
@@ -46,6 +46,28 @@ report_errors("errors", (
     ("py_func_kwargs", lambda: fw.py_func(lambda x: x, args=(1.0,), kwargs=[1], output_types=tf.float32))))
 report("assert_scalar_int_ok", isinstance(fw.assert_scalar_int(tf.constant(3)), tf.Tensor))
 report("placeholders", sorted(t.name for t in fw.get_placeholders(tf.get_default_graph())))
+# fuse_op on a GraphDef of its own
+with tf.Graph().as_default() as g:
+    fx = tf.placeholder(tf.float32, [2], name="fx")
+    fy = tf.placeholder(tf.float32, [2], name="fy")
+    fs = tf.subtract(fx, fy, name="fs")  # (tf.add is AddV2 on TF 2.21)
+    fm = tf.multiply(fs, 2.0, name="fm")
+    fo = tf.identity(fm, name="fo")
+    fo2 = tf.identity(fs, name="fo2")
+    ft = tf.square(fo, name="ft")
+    stray = tf.placeholder(tf.float32, [2], name="stray")
+    leak = tf.subtract(fs, stray, name="leak")
+    lo = tf.identity(leak, name="lo")
+gd = g.as_graph_def()
+fused = fw.fuse_op(gd, ["fx", "fy"], ["fo", "fo2"], [tf.float32.as_datatype_enum] * 2, False, "fused", "MyFused")
+report("fuse_op", [[n.name, n.op, list(n.input), sorted(n.attr["_output_types"].list.type),
+                    n.attr["_output_quantized"].b] for n in fused.node])
+report_errors("fuse_op_errors", (
+    ("not_graph_def", lambda: fw.fuse_op("gd", ["fx"], ["fo"], [1], False, "f", "F")),
+    ("input_string", lambda: fw.fuse_op(gd, "fx", ["fo"], [1], False, "f", "F")),
+    ("output_string", lambda: fw.fuse_op(gd, ["fx"], "fo", [1], False, "f", "F")),
+    ("missing_node", lambda: fw.fuse_op(gd, ["fx", "nope"], ["fo"], [1], False, "f", "F")),
+    ("outside_input", lambda: fw.fuse_op(gd, ["fx", "fy"], ["lo"], [1], False, "f", "F"))))
 report("graph_from_inputs", fw.get_graph_from_inputs([a, b]) is tf.get_default_graph())
 
 def step(x, scale, offset=0.0):

@@ -53,6 +53,10 @@ that still exist elsewhere are served as those objects, through `catalog.SERVED`
   optimizer_v2    the six OptimizerV2 optimizers (v1 optimizers; RMSProp with TF 1.15's own epsilon rule)
   staging, proto, autograph, batching, deprecated, sparsemax
                   TensorFlow's objects where they still exist; ports of the rest
+  the long tail   integrate (odeint), bayesflow.monte_carlo, solvers (CG, CGLS, Lanczos), copy_graph,
+                  receptive_field, recurrent (functional RNNs), memory_stats, tensorboard (projector), tfprof,
+                  kernel_methods, resampler, input_pipeline, periodic_resample, testing, util.loader:
+                  TF 1.15's code (TensorFlow's or TensorBoard's objects where they still exist)
   slim            the whole tf-slim 1.1.0 package, run on TensorFlow 2.21 by tf1clip.contrib.slim's shim,
                   and the names TF 1.15's slim leaked from contrib.layers / framework / metrics / lookup
 

@@ -556,7 +556,7 @@ SERVED.update({"tf.contrib.framework." + name: source for name, source in (
 # contrib.framework's own small ops (ported: contrib.framework_ops) and the graph helper TF still has.
 _serve("framework", "tf1clip.contrib.framework_ops:", """
     reduce_sum_n remove_squeezable_dimensions with_shape with_same_shape assert_scalar_int
-    get_placeholders py_func zero_initializer load_linear_multiclass_bias_initializer
+    get_placeholders fuse_op py_func zero_initializer load_linear_multiclass_bias_initializer
     load_variable_slot_initializer""")
 SERVED["tf.contrib.framework.get_graph_from_inputs"] = (
     "tensorflow.python.framework.ops:_get_graph_from_inputs")  # TF 1.15's forwarded to it
@@ -702,6 +702,40 @@ _serve("training", "tf1clip.contrib.training_device_setter:",
 _serve("training", "tf1clip.contrib.training_resample:", "resample_at_rate weighted_resample")
 _serve("training", "tf1clip.contrib.training_sampling:", "rejection_sample stratified_sample")
 _serve("training", "tf1clip.contrib.training:", "parse_values")
+# The long tail (#21): small contrib modules, each one tf1clip module with TF 1.15's names.
+_serve("integrate", "tf1clip.contrib.integrate:", "odeint odeint_fixed")
+_serve("bayesflow", "tf1clip.contrib.bayesflow:", "monte_carlo")
+_serve("bayesflow.monte_carlo", "tf1clip.contrib.bayesflow.monte_carlo:",
+       "expectation expectation_importance_sampler expectation_importance_sampler_logspace")
+_serve("solvers", "tf1clip.contrib.solvers:", "lanczos least_squares linear_equations util")
+_serve("solvers.lanczos", "tf1clip.contrib.solvers.lanczos:", "bidiag_matmul lanczos_bidiag")
+_serve("solvers.least_squares", "tf1clip.contrib.solvers.least_squares:", "cgls")
+_serve("solvers.linear_equations", "tf1clip.contrib.solvers.linear_equations:", "conjugate_gradient")
+_serve("solvers.util", "tf1clip.contrib.solvers.util:",
+       "create_operator dot identity_operator l2norm l2norm_squared l2normalize")
+_serve("copy_graph", "tf1clip.contrib.copy_graph:", "copy_op_to_graph copy_variable_to_graph get_copied_op")
+_serve("receptive_field", "tf1clip.contrib.receptive_field:",
+       "compute_receptive_field_from_graph_def get_compute_order")
+_serve("resampler", "tf1clip.contrib.resampler:", "resampler")
+_serve("input_pipeline", "tf1clip.contrib.input_pipeline:", "obtain_next")
+_serve("periodic_resample", "tf1clip.contrib.periodic_resample:", "periodic_resample")
+_serve("testing", "tf1clip.contrib.testing:", """
+    FakeSummaryWriter assert_summary latest_event_file latest_events latest_summaries simple_values_from_events
+    to_summary_proto""")
+_serve("tfprof", "tf1clip.contrib.tfprof:", "ProfileContext model_analyzer tfprof_logger")
+_serve("tfprof.model_analyzer", "tf1clip.contrib.tfprof.model_analyzer:", "advise print_model_analysis")
+_serve("tfprof.tfprof_logger", "tf1clip.contrib.tfprof.tfprof_logger:", "write_op_log")
+_serve("recurrent", "tf1clip.contrib.recurrent:", "Recurrent functional_rnn bidirectional_functional_rnn")
+_serve("util", "tf1clip.contrib.util:", "loader")
+_serve("util.loader", "tf1clip.contrib.util.loader:", "load_op_library")
+_serve("tensorboard", "tf1clip.contrib.tensorboard:", "plugins")
+_serve("tensorboard.plugins", "tf1clip.contrib.tensorboard.plugins:", "projector")
+_serve("tensorboard.plugins.projector", "tf1clip.contrib.tensorboard.plugins.projector:",
+       "visualize_embeddings projector_config_pb2")
+_serve("tensorboard.plugins.projector", "tensorboard.plugins.projector:", "EmbeddingInfo ProjectorConfig SpriteMetadata")
+_serve("memory_stats", "tf1clip.contrib.memory_stats:", "BytesInUse MaxBytesInUse")
+_serve("kernel_methods", "tf1clip.contrib.kernel_methods:",
+       "KernelLinearClassifier RandomFourierFeatureMapper sparse_multiclass_hinge_loss")
 SERVED["tf.contrib.training.FeedingQueueRunner"] = (  # TF 1.15 re-exported the estimator library's class
     "tensorflow_estimator.python.estimator.inputs.queues.feeding_queue_runner:_FeedingQueueRunner")
 
@@ -732,47 +766,32 @@ UNSUPPORTED = {
     # contrib modules TF 1.15 had that tf1clip does not serve: the successor, or why there is none
     "tf.contrib.constrained_optimization": ("the tensorflow-constrained-optimization package (tfco), its "
         "successor"),
-    "tf.contrib.copy_graph": ("tf.compat.v1.import_graph_def(graph.as_graph_def(), "
-        "input_map=...) into the other graph"),
     "tf.contrib.deprecated": ("tf.compat.v1.summary.scalar / histogram / image / audio / "
         "merge_all (the pre-1.0 summary names)"),
     "tf.contrib.ffmpeg": ("tf.audio.decode_wav / encode_wav, or tensorflow-io's audio "
         "ops (the FFmpeg ops were removed)"),
-    "tf.contrib.input_pipeline": "tf.data (Dataset.from_tensor_slices(...).shuffle(...).repeat())",
-    "tf.contrib.integrate": "tensorflow-probability's tfp.math.ode solvers (odeint's successor)",
-    "tf.contrib.kernel_methods": ("tf.keras.layers.experimental.RandomFourierFeatures and a "
-        "linear model on top"),
     "tf.contrib.labeled_tensor": ("no successor (labeled_tensor was discontinued): keep "
         "dimension names yourself"),
     "tf.contrib.memory_stats": ("tf.config.experimental.get_memory_info('GPU:0') (peak and "
         "current bytes in use)"),
-    "tf.contrib.periodic_resample": ("no successor: tf.reshape / tf.transpose / tf.gather over "
-        "the periodic axis"),
+    "tf.contrib.memory_stats.BytesLimit": ("no successor: TensorFlow 2.21 does not expose a GPU allocator's limit "
+        "(tf.config.experimental.get_memory_info('GPU:0') gives the current and peak bytes)"),
     "tf.contrib.proto": "tf.io.decode_proto / tf.io.encode_proto",
     "tf.contrib.quantization": "tf.quantization (quantize, dequantize, quantized_concat)",
-    "tf.contrib.receptive_field": ("no successor in TensorFlow 2.21 (compute it from the "
-        "layers' kernel sizes and strides)"),
-    "tf.contrib.recurrent": "tf.compat.v1.nn.dynamic_rnn / tf.keras.layers.RNN",
     "tf.contrib.reduce_slice_ops": ("tf.math.segment_sum / segment_prod / segment_min / "
         "segment_max over slice ids"),
     "tf.contrib.remote_fused_graph": ("no successor: remote fused-graph execution (Hexagon DSP) "
         "was removed from TensorFlow"),
-    "tf.contrib.resampler": "tf.image ops, or tensorflow-addons' tfa.image.resampler",
     "tf.contrib.rpc": ("no successor op: call the gRPC service from Python "
         "(tf.py_function) or outside the graph"),
-    "tf.contrib.solvers": "tf.linalg (lstsq, tf.linalg.experimental.conjugate_gradient, tridiagonal_solve)",
     "tf.contrib.specs": "tf.keras Sequential / functional models (the specs mini-language has no successor)",
     "tf.contrib.staging": ("tf.data's Dataset.prefetch (StagingArea's successor for "
         "overlapping input with compute)"),
     "tf.contrib.stat_summarizer": "tf.profiler.experimental and TensorBoard's profiler",
-    "tf.contrib.tensorboard": "tensorboard.plugins.projector (the embedding projector's config)",
-    "tf.contrib.testing": "tf.test.TestCase and tf.debugging assertions",
-    "tf.contrib.tfprof": "tf.compat.v1.profiler (Profiler, profile, ProfileOptionBuilder)",
     "tf.contrib": "no maintained replacement",
     "tf.contrib.all_reduce": "tf.distribute (MirroredStrategy's cross-device ops)",
     "tf.contrib.autograph": "tf.autograph (tf.function converts Python control flow)",
     "tf.contrib.batching": "TensorFlow Serving's batching",
-    "tf.contrib.bayesflow": "tensorflow-probability",
     "tf.contrib.boosted_trees": "TensorFlow Decision Forests (tensorflow-decision-forests)",
     "tf.contrib.checkpoint": "tf.train.Checkpoint",
     "tf.contrib.checkpoint.NumpyState": ("keep the arrays in tf.Variables (or a tf.train.Checkpoint-tracked "
@@ -910,7 +929,6 @@ UNSUPPORTED = {
     "tf.contrib.training.batch_sequences_with_states": (
         "tf.compat.v1.nn.static_state_saving_rnn with your own state saver, or a Keras stateful RNN "
         "fed by tf.data (the SequenceQueueingStateSaver is gone)"),
-    "tf.contrib.util.loader": "tf.load_op_library",
 }
 
 

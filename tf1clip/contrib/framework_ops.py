@@ -1,5 +1,5 @@
 """contrib.framework's own small ops of TF 1.15: shape checks, reduce_sum_n, remove_squeezable_dimensions,
-assert_scalar_int, get_placeholders, py_func, zero_initializer and two checkpoint-remapping initializers.
+assert_scalar_int, get_placeholders, fuse_op, py_func, zero_initializer and two checkpoint-remapping initializers.
 
 Place in the data flow (DESIGN.md): tf.compat.v1 ops <- **contrib.framework_ops** <- contrib.framework
 (served through catalog.SERVED) <- compat <- cli.
@@ -8,6 +8,8 @@ Each follows TF 1.15's code (tensorflow/contrib/framework/python/...): the same 
 messages, name scopes and results. One stated difference: `zero_initializer` is an assign of zeros (TF 1.15's
 was a contrib-only kernel that also refused a variable that was already initialized).
 """
+
+import copy
 
 import numpy as np
 import tensorflow as tf
@@ -132,6 +134,90 @@ def get_placeholders(graph):
   if not isinstance(graph, tf.Graph):
     raise TypeError("Input graph needs to be a Graph: %s" % graph)
   return [op.outputs[0] for op in graph.get_operations() if op.type == "Placeholder"]
+
+
+def _node_name(name):
+  return name[1:] if name.startswith("^") else name.split(":")[0]
+
+
+def _graph_summary(graph_def):
+  """(inputs of each node, node by name, position by name) of `graph_def`, colocation counting as an input."""
+  inputs, nodes, position = {}, {}, {}
+  for seq, node in enumerate(graph_def.node):
+    name = _node_name(node.name)
+    nodes[name] = node
+    inputs[name] = [_node_name(x) for x in node.input]
+    if "_class" in node.attr:
+      inputs[name] += [s.decode("utf-8")[len("loc:@"):] for s in node.attr["_class"].list.s
+                       if s.decode("utf-8").startswith("loc:@")]
+    position[name] = seq
+  return inputs, nodes, position
+
+
+def _reachable(targets, inputs):
+  """The nodes `targets` depend on, themselves included."""
+  seen, pending = set(), list(targets)
+  while pending:
+    node = pending.pop(0)
+    if node not in seen:
+      seen.add(node)
+      pending += inputs.get(node, [])
+  return seen
+
+
+def fuse_op(graph_def, input_nodes, output_nodes, output_dtypes, output_quantized, op_name, op_type):
+  """A GraphDef whose subgraph between `input_nodes` and `output_nodes` is one node `op_name` of type `op_type`.
+
+  TF 1.15's contrib.framework.fuse_op: the nodes up to the inputs are kept in their order, then the fused node
+  (inputs `input_nodes`, attrs `_output_types` and `_output_quantized`), then each output node reading its output
+  of the fused node, then the nodes after the outputs. A subgraph node reading a node before the inputs is a
+  TypeError, as there.
+  """
+  if not isinstance(graph_def, tf.compat.v1.GraphDef):
+    raise TypeError("graph_def must be a graph_pb2.GraphDef proto.")
+  if isinstance(input_nodes, str):
+    raise TypeError("input_nodes must be a list.")
+  if isinstance(output_nodes, str):
+    raise TypeError("output_nodes must be a list.")
+  inputs, nodes, position = _graph_summary(graph_def)
+  for name in input_nodes + output_nodes:
+    assert name in nodes, "%s is not in graph" % name
+  before_inputs = _reachable(input_nodes, inputs)
+  before_outputs = _reachable(output_nodes, inputs)
+  after_outputs = []
+  for node in graph_def.node:
+    name = _node_name(node.name)
+    if name in before_outputs:
+      if name not in before_inputs and name not in output_nodes:
+        # a node of the fused subgraph: everything it reads must come through input_nodes
+        pending, seen = [name], set()
+        while pending:
+          current = pending.pop(0)
+          seen.add(current)
+          if current in before_inputs and current not in input_nodes:
+            raise TypeError("Node %s uses input %s not in input_nodes." % (name, current))
+          if current not in input_nodes:
+            pending += [x for x in inputs[current] if x not in seen]
+    elif name not in before_inputs:
+      after_outputs.append(name)
+  out = tf.compat.v1.GraphDef()
+  out.node.extend([copy.deepcopy(nodes[name]) for name in sorted(before_inputs, key=position.get)])
+  fused = out.node.add()
+  fused.input.extend(input_nodes)
+  fused.attr["_output_types"].list.type[:] = output_dtypes
+  fused.attr["_output_quantized"].b = output_quantized
+  fused.op = op_type
+  fused.name = op_name
+  for index, name in enumerate(output_nodes):
+    assert len(nodes[name].input) == 1
+    node = copy.deepcopy(nodes[name])
+    del node.input[:]
+    node.input.append(op_name + (":%d" % index if index else ""))
+    out.node.extend([node])
+  out.node.extend([copy.deepcopy(nodes[name]) for name in after_outputs])
+  out.library.CopyFrom(graph_def.library)
+  out.versions.CopyFrom(graph_def.versions)
+  return out
 
 
 def py_func(func, args=(), kwargs=None, output_types=None, output_shapes=None, stateful=True,

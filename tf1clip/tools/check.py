@@ -483,10 +483,11 @@ def _resolve_contrib(parts):
     return "tf.contrib", PROVIDED, "tf1clip.contrib"
   if len(parts) > 3 and _is_dunder(parts[3]):
     parts = parts[:3]  # `rnn.__name__` is a use of the module
-  reported = ".".join(parts[:4])  # the module or object; deeper parts are its attributes
-  if len(parts) > 4 and any(name.startswith(reported + ".") for name in catalog.PROVIDED):
-    # a provided sub-package or a module one level down (learn.preprocessing.X, bijectors.Exp)
-    reported = ".".join(parts[:5])
+  depth = 4  # tf.contrib.<module>.<name>: the module or object; deeper parts are its attributes
+  while len(parts) > depth and any(name.startswith(".".join(parts[:depth]) + ".") for name in catalog.PROVIDED):
+    # a provided sub-package or module further down (learn.preprocessing.X, tensorboard.plugins.projector.X)
+    depth += 1
+  reported = ".".join(parts[:depth])
   if catalog.is_provided(reported):
     source = catalog.PROVIDED.get(reported)
     if source is None and len(parts) > 3 and parts[2] in catalog.WHOLE_PACKAGES:

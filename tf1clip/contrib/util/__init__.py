@@ -2,10 +2,11 @@
 
 Place in the data flow (DESIGN.md): **contrib.util** <- compat <- cli. `constant_value` is
 `tf.get_static_value` (the same function, renamed), `make_tensor_proto` is `tf.compat.v1`'s,
-`make_ndarray` is `tf.make_ndarray`. The table is `catalog.SERVED`.
+`make_ndarray` is `tf.make_ndarray`; `loader.load_op_library` loads a custom-op library. The table is `catalog.SERVED`.
 """
 
 from tf1clip.contrib import catalog
+from tf1clip.contrib.util import loader  # noqa: F401  (tf.contrib.util.loader)
 
 __getattr__ = catalog.missing_attribute_hook("tf.contrib.util",
                                              lazy=catalog.served("tf.contrib.util"))

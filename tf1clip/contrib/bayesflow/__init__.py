@@ -1,0 +1,11 @@
+"""`tf.contrib.bayesflow`: the `monte_carlo` module (Monte Carlo expectations and importance sampling).
+
+Place in the data flow (DESIGN.md): tf ops <- **contrib.bayesflow** <- compat <- cli.
+TF 1.15's bayesflow kept only `monte_carlo` (the rest had moved to tensorflow-probability); it is TF 1.15's code
+in tf1clip/contrib/bayesflow/monte_carlo.py.
+"""
+
+from tf1clip.contrib import catalog
+from tf1clip.contrib.bayesflow import monte_carlo  # noqa: F401
+
+__getattr__ = catalog.missing_attribute_hook("tf.contrib.bayesflow", lazy=catalog.served("tf.contrib.bayesflow"))

@@ -1,0 +1,16 @@
+"""`tf.contrib.solvers`: TF 1.15's matrix-free linear solvers (CG, CGLS, Lanczos bidiagonalization), its code.
+
+Place in the data flow (DESIGN.md): tf ops <- **contrib.solvers** <- compat <- cli.
+
+The four submodules mirror TF 1.15's: `lanczos` (`lanczos_bidiag`, `bidiag_matmul`), `least_squares` (`cgls`),
+`linear_equations` (`conjugate_gradient`) and `util` (the operator namedtuples and the norms they use). Each solver
+is TF 1.15's graph-mode loop, built from `tf.compat.v1.while_loop` and TensorArrays, returning TF 1.15's namedtuples.
+"""
+
+from tf1clip.contrib import catalog
+from tf1clip.contrib.solvers import lanczos  # noqa: F401
+from tf1clip.contrib.solvers import least_squares  # noqa: F401
+from tf1clip.contrib.solvers import linear_equations  # noqa: F401
+from tf1clip.contrib.solvers import util  # noqa: F401
+
+__getattr__ = catalog.missing_attribute_hook("tf.contrib.solvers", lazy=catalog.served("tf.contrib.solvers"))

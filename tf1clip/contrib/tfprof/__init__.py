@@ -1,0 +1,16 @@
+"""`tf.contrib.tfprof`: TF 1.15's tfprof names (`model_analyzer`, `tfprof_logger`, `ProfileContext`).
+
+Place in the data flow (DESIGN.md): tf.compat.v1.profiler <- **contrib.tfprof** <- compat <- cli.
+
+TF 1.15's contrib.tfprof re-exported TensorFlow's profiler: `model_analyzer.print_model_analysis` / `advise`
+and `tfprof_logger.write_op_log` were deprecated wrappers of `tf.profiler.profile` / `advise` /
+`write_op_log`, served here on tf.compat.v1.profiler (the same tfprof library). `ProfileContext` is TF 1.15's
+code (TensorFlow 2.21 dropped it), ported in `model_analyzer` onto `tf.compat.v1.profiler.Profiler`.
+"""
+
+from tf1clip.contrib import catalog
+from tf1clip.contrib.tfprof import model_analyzer  # noqa: F401
+from tf1clip.contrib.tfprof import tfprof_logger  # noqa: F401
+from tf1clip.contrib.tfprof.model_analyzer import ProfileContext  # noqa: F401
+
+__getattr__ = catalog.missing_attribute_hook("tf.contrib.tfprof", lazy=catalog.served("tf.contrib.tfprof"))
