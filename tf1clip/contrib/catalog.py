@@ -726,6 +726,8 @@ _serve("tfprof", "tf1clip.contrib.tfprof:", "ProfileContext model_analyzer tfpro
 _serve("tfprof.model_analyzer", "tf1clip.contrib.tfprof.model_analyzer:", "advise print_model_analysis")
 _serve("tfprof.tfprof_logger", "tf1clip.contrib.tfprof.tfprof_logger:", "write_op_log")
 _serve("recurrent", "tf1clip.contrib.recurrent:", "Recurrent functional_rnn bidirectional_functional_rnn")
+_serve("quantize", "tf1clip.contrib.quantize:", """
+    create_training_graph create_eval_graph experimental_create_training_graph experimental_create_eval_graph""")
 _serve("util", "tf1clip.contrib.util:", "loader")
 _serve("util.loader", "tf1clip.contrib.util.loader:", "load_op_library")
 _serve("tensorboard", "tf1clip.contrib.tensorboard:", "plugins")
@@ -897,7 +899,6 @@ UNSUPPORTED = {
     "tf.contrib.predictor": "tf.saved_model.load (tf1clip serves from_saved_model and from_estimator)",
     "tf.contrib.predictor.from_contrib_estimator": (
         "tf.contrib.predictor.from_saved_model of the estimator's export_savedmodel"),
-    "tf.contrib.quantize": "tensorflow-model-optimization (tfmot.quantization)",
     "tf.contrib.rnn": "tf.compat.v1.nn.rnn_cell",
     "tf.contrib.saved_model": "tf.compat.v1.saved_model",
     "tf.contrib.seq2seq.BaseDecoder": _SEQ2SEQ_V2 % "tf.contrib.seq2seq.Decoder",
