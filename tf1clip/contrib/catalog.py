@@ -726,6 +726,7 @@ _serve("tfprof", "tf1clip.contrib.tfprof:", "ProfileContext model_analyzer tfpro
 _serve("tfprof.model_analyzer", "tf1clip.contrib.tfprof.model_analyzer:", "advise print_model_analysis")
 _serve("tfprof.tfprof_logger", "tf1clip.contrib.tfprof.tfprof_logger:", "write_op_log")
 _serve("recurrent", "tf1clip.contrib.recurrent:", "Recurrent functional_rnn bidirectional_functional_rnn")
+_serve("saved_model", "tf1clip.contrib.saved_model:", "save_keras_model load_keras_model")
 _serve("quantize", "tf1clip.contrib.quantize:", """
     create_training_graph create_eval_graph experimental_create_training_graph experimental_create_eval_graph""")
 _serve("util", "tf1clip.contrib.util:", "loader")
@@ -900,7 +901,6 @@ UNSUPPORTED = {
     "tf.contrib.predictor.from_contrib_estimator": (
         "tf.contrib.predictor.from_saved_model of the estimator's export_savedmodel"),
     "tf.contrib.rnn": "tf.compat.v1.nn.rnn_cell",
-    "tf.contrib.saved_model": "tf.compat.v1.saved_model",
     "tf.contrib.seq2seq.BaseDecoder": _SEQ2SEQ_V2 % "tf.contrib.seq2seq.Decoder",
     "tf.contrib.seq2seq.BasicDecoderV2": _SEQ2SEQ_V2 % "tf.contrib.seq2seq.BasicDecoder",
     "tf.contrib.seq2seq.BeamSearchDecoderV2": _SEQ2SEQ_V2 % "tf.contrib.seq2seq.BeamSearchDecoder",
