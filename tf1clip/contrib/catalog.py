@@ -739,6 +739,13 @@ _serve("tensorboard.plugins.projector", "tensorboard.plugins.projector:", "Embed
 _serve("memory_stats", "tf1clip.contrib.memory_stats:", "BytesInUse MaxBytesInUse")
 _serve("kernel_methods", "tf1clip.contrib.kernel_methods:",
        "KernelLinearClassifier RandomFourierFeatureMapper sparse_multiclass_hinge_loss")
+# -- wave 3 session 5 additions, one block per module group (each group's `_serve` lines go under its marker) --
+# [learn.io]
+# [learn.heads]
+# [learn.export]
+# [specs]
+# [labeled_tensor]
+# [model_pruning]
 SERVED["tf.contrib.training.FeedingQueueRunner"] = (  # TF 1.15 re-exported the estimator library's class
     "tensorflow_estimator.python.estimator.inputs.queues.feeding_queue_runner:_FeedingQueueRunner")
 
