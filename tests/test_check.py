@@ -126,7 +126,7 @@ def test_check_agrees_with_the_contrib_catalogue():
   for symbol in catalog.PROVIDED:
     assert _statuses("import tensorflow as tf\n%s\n" % symbol)[symbol] == check.PROVIDED, symbol
   for symbol in ("tf.contrib.tpu.keras_to_tpu_model", "tf.contrib.layers.scattered_embedding_column",
-                 "tf.contrib.learn.SVM", "tf.contrib.learn.datasets.text_datasets"):
+                 "tf.contrib.learn.SVM", "tf.contrib.learn.DynamicRnnEstimator"):
     assert _statuses("import tensorflow as tf\n%s\n" % symbol)[symbol] == check.UNSUPPORTED, symbol
 
 

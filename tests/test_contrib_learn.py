@@ -250,8 +250,8 @@ def test_old_estimator_api_is_served_and_the_rest_fails_naming_a_replacement():
   assert learn.learn_runner.run is learn.learn_runner.run and callable(learn.learn_runner.run)
   with pytest.raises(ContribNotProvidedError, match="hinge_loss"):
     learn.SVM  # pylint: disable=pointless-statement
-  with pytest.raises(ContribNotProvidedError, match="factorization.KMeansClustering"):
-    learn.KMeansClustering  # pylint: disable=pointless-statement
+  with pytest.raises(ContribNotProvidedError, match="dynamic_rnn"):
+    learn.DynamicRnnEstimator  # pylint: disable=pointless-statement
 
 
 # ---- the tutorial script under `tf1clip run` ---------------------------------------------------

@@ -66,8 +66,8 @@ def test_tfp_distributions_and_bijectors_run_in_graph_mode(sess):
 
 
 def test_tf115_names_tfp_removed_fail_with_their_replacement():
-  with pytest.raises(catalog.ContribNotProvidedError, match=r"Shift\(shift\)\(tfp\.bijectors\.Scale"):
-    contrib.distributions.bijectors.AffineScalar  # pylint: disable=pointless-statement
+  with pytest.raises(catalog.ContribNotProvidedError, match=r"tfp\.bijectors\.WeibullCDF"):
+    contrib.distributions.bijectors.Weibull  # pylint: disable=pointless-statement
 
 
 def test_no_replacement_advice_claims_the_name_is_the_same_function():

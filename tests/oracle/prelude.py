@@ -119,5 +119,65 @@ def finish():
   _os._exit(0)
 
 
+def run_batch(parts_file, snippet_limit=240):
+  """Runs many snippets in this one process, each as from a fresh start; reports {"__batch__": {name: record}}.
+
+  `parts_file` is a JSON list of [name, code]. Each snippet gets a fresh default graph and Keras session, its own
+  working folder and ORACLE_SHARED subfolder, and a namespace of its own; what it reported becomes its record.
+  A snippet that raises (or exits) gets None: the harness then runs it on its own, as without batching. What the
+  snippets leave behind is kept alive and the cyclic collector is off: a session dropped with its queue runners
+  still waiting would otherwise be closed by the collector in the middle of a later snippet and block there. A
+  snippet still running after `snippet_limit` seconds ends the batch: what ran is reported, the rest run alone.
+  """
+  import gc
+  import threading
+  import time
+  import traceback
+  import tensorflow as _tf
+  with open(parts_file) as handle:
+    parts = _json.load(handle)
+  base = dict(globals())
+  root, batch, kept, current = _os.getcwd(), {}, [], {"name": None, "since": None}
+
+  def report_batch():
+    _RESULTS.clear()
+    _RESULTS["__batch__"] = batch
+
+  def watchdog():
+    while True:
+      time.sleep(5)
+      since = current["since"]
+      if since is not None and time.time() - since > snippet_limit:
+        print("run_batch: %s ran over %d s; the rest run alone" % (current["name"], snippet_limit), flush=True)
+        report_batch()
+        _write()
+        _os._exit(0)
+
+  threading.Thread(target=watchdog, daemon=True).start()
+  gc.disable()
+  for name, code in parts:
+    _RESULTS.clear()
+    for folder in (_os.path.join(root, name), _os.path.join(ORACLE_SHARED, name)):
+      _os.makedirs(folder, exist_ok=True)  # ORACLE_SHARED is one folder for both sides
+    _os.chdir(_os.path.join(root, name))
+    _tf.compat.v1.keras.backend.clear_session()
+    _tf.compat.v1.reset_default_graph()
+    namespace = dict(base, __name__="__main__", ORACLE_SHARED=_os.path.join(ORACLE_SHARED, name))
+    kept.append(namespace)
+    path = _os.path.join(root, name, "snippet.py")  # a real file: inspect / AutoGraph read functions' source
+    with open(path, "w") as handle:
+      handle.write(code)
+    current.update(name=name, since=time.time())
+    try:
+      exec(compile(code, path, "exec"), namespace)  # pylint: disable=exec-used
+      batch[name] = dict(_RESULTS)
+    except BaseException:  # pylint: disable=broad-except  (SystemExit included: run that snippet alone)
+      traceback.print_exc()  # in the side's output, for whoever reads why the snippet ran alone
+      batch[name] = None
+    current.update(name=None, since=None)
+  _os.chdir(root)
+  report_batch()
+
+
 _atexit.register(_write)
 # ---- the snippet follows ----

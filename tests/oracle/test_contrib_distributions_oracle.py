@@ -1,7 +1,8 @@
 """tf.contrib.distributions against TF 1.15: densities, moments, entropies, CDFs and KL divergences of the served
 classes (TensorFlow's own, tensorflow-probability's, and TF 1.15's softplus/abs variants) at fixed points; the
 distribution utilities and sample statistics; the moving statistics' variables and updates; and bijectors'
-forward / inverse / log-det-Jacobians. Sampling is not compared: tfp's samplers draw other streams than TF 1.15's.
+forward / inverse / log-det-Jacobians, TF 1.15's bijectors and distributions tfp dropped (Affine*, Gumbel,
+Kumaraswamy, Ordered, ScaleTriL, the Wishart and Vector*Diag classes, the conditional classes). Sampling is not compared: tfp's samplers draw other streams than TF 1.15's.
 """
 
 from harness import assert_same, requires_tf115, run_both
@@ -18,8 +19,13 @@ NEW = ("BetaWithSoftplusConcentration", "ExponentialWithSoftplusRate", "GammaWit
        "fill_triangular", "fill_triangular_inverse", "tridiag", "reduce_weighted_logsumexp", "auto_correlation",
        "percentile", "quadrature_scheme_lognormal_gauss_hermite", "quadrature_scheme_lognormal_quantiles",
        "assign_moving_mean_variance", "assign_log_moving_mean_exp", "moving_mean_variance", "softplus_inverse")
-BIJECTORS = ("Exp", "Softplus", "Sigmoid", "Chain", "Invert", "AbsoluteValue", "Square", "Softsign")
-ORACLE_TESTED = tuple("tf.contrib.distributions." + n for n in CORE + TFP + NEW) + tuple(
+BIJECTORS = ("Exp", "Softplus", "Sigmoid", "Chain", "Invert", "AbsoluteValue", "Square", "Softsign", "Affine",
+             "AffineLinearOperator", "AffineScalar", "Gumbel", "Kumaraswamy", "Ordered", "ScaleTriL",
+             "ConditionalBijector")
+DROPPED_BY_TFP = ("WishartCholesky", "WishartFull", "VectorLaplaceDiag", "VectorExponentialDiag", "VectorSinhArcsinhDiag",
+                  "ConditionalDistribution", "ConditionalTransformedDistribution",
+                  "normal_conjugates_known_scale_posterior", "normal_conjugates_known_scale_predictive")
+ORACLE_TESTED = tuple("tf.contrib.distributions." + n for n in CORE + TFP + NEW + DROPPED_BY_TFP) + tuple(
     "tf.contrib.distributions.bijectors." + n for n in BIJECTORS)
 
 SNIPPET = r'''
@@ -128,10 +134,97 @@ for name, b in (("exp", bj.Exp()), ("softplus", bj.Softplus()), ("sigmoid", bj.S
             got["inverse"] = b.inverse(b_points)
             got["fldj"] = b.forward_log_det_jacobian(b_points, event_ndims=0)
         out["bijector_" + name] = got
+# TF 1.15's bijectors tfp dropped or renamed (tf1clip's ports)
+v_points = tf.constant([[0.2, 1.5, -0.3], [1.0, -2.0, 0.5]])
+tril = tf.constant([[1.0, 0.0, 0.0], [0.5, 2.0, 0.0], [-0.3, 0.2, 1.5]])
+for name, b, pts, nd in (
+        ("affine_scalar", bj.AffineScalar(shift=1.0, scale=-2.0), b_points, 0),
+        ("affine_scalar_shift", bj.AffineScalar(shift=[1.0, 2.0]), b_points, 0),
+        ("affine_multiplier", bj.Affine(shift=[1.0, 0.0, -1.0], scale_identity_multiplier=2.0), v_points, 1),
+        ("affine_diag_tril", bj.Affine(shift=[1.0, 0.0, -1.0], scale_diag=[1.0, 2.0, 0.5], scale_tril=tril),
+         v_points, 1),
+        ("affine_perturb", bj.Affine(scale_diag=[1.0, 2.0, 0.5], scale_perturb_factor=[[0.1], [0.2], [0.3]],
+                                     scale_perturb_diag=[0.5]), v_points, 1),
+        ("affine_linop", bj.AffineLinearOperator(shift=[1.0, 0.0, -1.0],
+                                                 scale=tf.linalg.LinearOperatorLowerTriangular(tril)), v_points, 1),
+        ("gumbel", bj.Gumbel(loc=0.5, scale=2.0), b_points, 0),
+        ("kumaraswamy", bj.Kumaraswamy(concentration1=2.0, concentration0=3.0), tf.constant([0.2, 0.7]), 0),
+        ("ordered", bj.Ordered(), tf.constant([[0.2, 1.5, 2.0], [-1.0, 0.0, 3.0]]), 1),
+        ("scale_tril", bj.ScaleTriL(), tf.constant([0.2, 1.5, -0.3, 0.7, 0.1, -1.0]), 1)):
+    with case("bijector_" + name):
+        y = b.forward(pts)
+        out["bijector_" + name] = {"forward": y, "inverse": b.inverse(y),
+                                   "fldj": b.forward_log_det_jacobian(pts, event_ndims=nd),
+                                   "ildj": b.inverse_log_det_jacobian(y, event_ndims=nd + (name == "scale_tril"))}
+        report("bijector_%s:properties" % name, [b.forward_min_event_ndims, b.is_constant_jacobian])
+report_errors("bijector_errors", (
+    ("affine_perturb_diag_only", lambda: bj.Affine(scale_perturb_diag=[1.0])),
+    ("affine_linop_not_operator", lambda: bj.AffineLinearOperator(scale=tf.eye(2))),
+    ("affine_linop_dtype", lambda: bj.AffineLinearOperator(
+        shift=tf.constant([1.0], tf.float64), scale=tf.linalg.LinearOperatorDiag([1.0]))),
+    ("kumaraswamy_none", lambda: bj.Kumaraswamy()),
+    ("gumbel_dtypes", lambda: bj.Gumbel(loc=tf.constant(0.0, tf.float64), scale=tf.constant(1.0))),
+    ("ordered_short", lambda: bj.Ordered().inverse_event_shape(tf.TensorShape([1])))))
+
+class Doubling(bj.ConditionalBijector):
+    def __init__(self):
+        super(Doubling, self).__init__(forward_min_event_ndims=0, name="doubling")
+    def _forward(self, x, factor=2.0):
+        return x * factor
+    def _inverse(self, y, factor=2.0):
+        return y / factor
+    def _inverse_log_det_jacobian(self, y, factor=2.0):
+        return -tf.math.log(tf.abs(factor)) * tf.ones_like(y)
+doubling = Doubling()
+conditional = ds.ConditionalTransformedDistribution(ds.Normal(0.0, 1.0), doubling)
+out["conditional"] = {"forward": doubling.forward(b_points, factor=3.0), "inverse": doubling.inverse(b_points),
+                      "log_prob": conditional.log_prob(b_points, bijector_kwargs={"factor": 4.0})}
+report("conditional_distribution", issubclass(ds.ConditionalDistribution, ds.Distribution))
+# TF 1.15's distributions tfp dropped or renamed
+scale_chol = [[1.0, 0.0], [0.5, 2.0]]
+scale_full = [[1.0, 0.5], [0.5, 4.25]]
+x_pd = tf.constant([[2.0, 0.3], [0.3, 1.5]])
+for name, w in (("wishart_cholesky", ds.WishartCholesky(4.0, scale_chol)),
+                ("wishart_full", ds.WishartFull(4.0, scale_full)),
+                ("wishart_cholesky_io", ds.WishartCholesky(4.0, scale_chol, cholesky_input_output_matrices=True))):
+    with case(name):
+        point = tf.linalg.cholesky(x_pd) if name.endswith("_io") else x_pd
+        out[name] = {"log_prob": w.log_prob(point), "mean": w.mean(), "mode": w.mode(), "variance": w.variance(),
+                     "entropy": w.entropy(), "scale": w.scale(), "scale_operator": w.scale_operator.to_dense(),
+                     "mean_log_det": w.mean_log_det(), "log_normalization": w.log_normalization(),
+                     "dimension": w.dimension}
+        report(name + ":properties", [str(w.batch_shape), str(w.event_shape),
+                                      w.cholesky_input_output_matrices])
+        if not name.endswith("_io"):
+            out[name]["stddev"] = w.stddev()
+vec_points = tf.constant([[0.5, -0.5, 1.0], [2.0, 1.0, 0.0]])
+for name, dist, moments in (
+        ("vector_laplace", ds.VectorLaplaceDiag([1.0, 0.0, -1.0], [1.0, 2.0, 0.5]),
+         ("mean", "mode", "stddev", "variance", "covariance")),
+        ("vector_laplace_identity", ds.VectorLaplaceDiag([1.0, 0.0, -1.0], scale_identity_multiplier=2.0),
+         ("mean", "covariance")),
+        ("vector_laplace_batch", ds.VectorLaplaceDiag([[1.0, 0.0, -1.0], [0.0, 0.0, 0.0]], [1.0, 2.0, 0.5]),
+         ("mean", "stddev")),
+        ("vector_exponential", ds.VectorExponentialDiag([-1.0, -1.0, -2.0], [1.0, 2.0, 0.5]),
+         ("mean", "mode", "stddev", "covariance")),
+        ("vector_sinh_arcsinh", ds.VectorSinhArcsinhDiag([1.0, 0.0, -1.0], [1.0, 2.0, 0.5], skewness=0.3,
+                                                         tailweight=1.5), ())):
+    with case(name):
+        got = {"log_prob": dist.log_prob(vec_points)}
+        for m in moments:
+            got[m] = getattr(dist, m)()
+        out[name] = got
+        report(name + ":properties", [str(dist.batch_shape), str(dist.event_shape)])
+prior = ds.Normal(loc=[0.0, 1.0], scale=[1.0, 2.0])
+posterior = ds.normal_conjugates_known_scale_posterior(prior, scale=0.5, s=tf.constant([3.0, 1.0]), n=4)
+predictive = ds.normal_conjugates_known_scale_predictive(prior, scale=0.5, s=tf.constant([3.0, 1.0]), n=4)
+out["normal_conjugates"] = {"posterior": [posterior.loc, posterior.scale],
+                            "predictive": [predictive.loc, predictive.scale]}
 with tf.Session() as sess:
     sess.run(tf.global_variables_initializer())
-    for key, value in sorted(out.items()):
-        report(key, sess.run(value))
+    ran = sess.run(out)
+    for key, value in sorted(ran.items()):
+        report(key, value)
     report("moving_updates", [sess.run([updates, log_update]) for _ in range(3)])
 '''
 

@@ -459,7 +459,16 @@ _serve("distributions", "tf1clip.contrib.distributions.transformed_parameters:",
     BetaWithSoftplusConcentration ExponentialWithSoftplusRate GammaWithSoftplusConcentrationRate
     LaplaceWithSoftplusScale NormalWithSoftplusScale StudentTWithAbsDfSoftplusScale Chi2WithAbsDf
     InverseGammaWithSoftplusConcentrationRate MultivariateNormalDiagWithSoftplusScale""")
+_serve("distributions", "tensorflow_probability:distributions", """
+    normal_conjugates_known_scale_posterior normal_conjugates_known_scale_predictive""")
+_serve("distributions", "tf1clip.contrib.distributions.wishart:", "WishartCholesky WishartFull")
+_serve("distributions", "tf1clip.contrib.distributions.conditional:", """
+    ConditionalDistribution ConditionalTransformedDistribution""")
+_serve("distributions", "tf1clip.contrib.distributions.vector_distributions:", """
+    VectorLaplaceDiag VectorExponentialDiag VectorSinhArcsinhDiag""")
 SERVED["tf.contrib.distributions.bijectors"] = "tf1clip.contrib.distributions.bijectors:"
+_serve("distributions.bijectors", "tf1clip.contrib.distributions.bijectors:", """
+    Affine AffineLinearOperator AffineScalar ConditionalBijector Gumbel Kumaraswamy Ordered ScaleTriL""")
 _serve("distributions.bijectors", "tensorflow_probability:bijectors", """
     AbsoluteValue BatchNormalization Bijector Chain CholeskyOuterProduct Exp FillTriangular Identity
     Inline Invert MaskedAutoregressiveFlow MatrixInverseTriL Permute PowerTransform RealNVP Reshape
@@ -741,11 +750,162 @@ _serve("kernel_methods", "tf1clip.contrib.kernel_methods:",
        "KernelLinearClassifier RandomFourierFeatureMapper sparse_multiclass_hinge_loss")
 # -- wave 3 session 5 additions, one block per module group (each group's `_serve` lines go under its marker) --
 # [learn.io]
+# contrib.learn.io: TF 1.15's queue readers, input_fns and data feeders (tf1clip.contrib.learn.io, one module each)
+_serve("learn", "tf1clip.contrib.learn:", "io")
+_serve("learn", "tf1clip.contrib.learn.io:", """
+    read_batch_examples read_batch_features read_batch_record_features read_keyed_batch_examples
+    read_keyed_batch_examples_shared_queue read_keyed_batch_features read_keyed_batch_features_shared_queue
+    extract_dask_data extract_dask_labels extract_pandas_data extract_pandas_labels extract_pandas_matrix""")
+_serve("learn.io", "tf1clip.contrib.learn.io:", """
+    dask_io data_feeder generator_io graph_io numpy_io pandas_io queue_parsed_features read_batch_examples
+    read_batch_features read_batch_record_features read_keyed_batch_examples read_keyed_batch_examples_shared_queue
+    read_keyed_batch_features read_keyed_batch_features_shared_queue numpy_input_fn pandas_input_fn
+    generator_input_fn extract_dask_data extract_dask_labels extract_pandas_data extract_pandas_labels
+    extract_pandas_matrix""")
+_serve("learn.io.graph_io", "tf1clip.contrib.learn.io.graph_io:", """
+    queue_parsed_features read_batch_examples read_batch_features read_batch_record_features
+    read_keyed_batch_examples read_keyed_batch_examples_shared_queue read_keyed_batch_features
+    read_keyed_batch_features_shared_queue""")
+_serve("learn.io.numpy_io", "tf1clip.contrib.learn.io.numpy_io:", "numpy_input_fn")
+_serve("learn.io.pandas_io", "tf1clip.contrib.learn.io.pandas_io:",
+       "pandas_input_fn extract_pandas_data extract_pandas_labels extract_pandas_matrix")
+_serve("learn.io.generator_io", "tf1clip.contrib.learn.io.generator_io:", "generator_input_fn")
+_serve("learn.io.dask_io", "tf1clip.contrib.learn.io.dask_io:", "extract_dask_data extract_dask_labels")
+_serve("learn.io.data_feeder", "tf1clip.contrib.learn.io.data_feeder:", """
+    DataFeeder StreamingDataFeeder DaskDataFeeder check_array setup_train_data_feeder setup_predict_data_feeder
+    setup_processor_data_feeder""")
 # [learn.heads]
+# contrib.learn's heads (TF 1.15's head.py, ported) and the head-based estimators on contrib.learn.Estimator.
+SERVED["tf.contrib.learn.head"] = "tf1clip.contrib.learn.head:"
+_serve("learn.head", "tf1clip.contrib.learn.head:", """
+    Head regression_head poisson_regression_head multi_class_head binary_svm_head multi_label_head
+    loss_only_head multi_head no_op_train_fn""")
+_serve("learn", "tf1clip.contrib.learn.head:", """
+    Head regression_head poisson_regression_head multi_class_head binary_svm_head multi_label_head
+    multi_head no_op_train_fn""")
+_serve("learn", "tf1clip.contrib.learn.constants:", "ProblemType")
+_serve("learn", "tf1clip.contrib.learn.prediction_key:", "PredictionKey")
+_serve("learn", "tf1clip.contrib.learn.head_estimators:",
+       "DNNEstimator LinearEstimator DNNLinearCombinedEstimator")
+_serve("learn", "tf1clip.contrib.learn.logistic_regressor:", "LogisticRegressor")
+_serve("learn", "tf1clip.contrib.learn.kmeans:", "KMeansClustering")
 # [learn.export]
+# contrib.learn's export utilities, graph_actions, the monitor protocol and the smaller leftovers (TF 1.15's code).
+SERVED["tf.contrib.learn.utils"] = "tf1clip.contrib.learn.utils:"
+_serve("learn.utils", "tf1clip.contrib.learn.utils:", """
+    export gc input_fn_utils saved_model_export_utils InputFnOps build_default_serving_input_fn
+    build_parsing_serving_input_fn export_estimator make_export_strategy""")
+_serve("learn.utils.export", "tf1clip.contrib.learn.utils.export:", """
+    classification_signature_fn classification_signature_fn_with_prob export_estimator generic_signature_fn
+    logistic_regression_signature_fn regression_signature_fn""")
+SERVED.update({"tf.contrib.learn.utils.gc." + name: "tensorflow_estimator.python.estimator.gc:" + private
+               for name, private in [(n, n if n == "Path" else "_" + n) for n in """Path get_paths
+                   largest_export_versions mod_export_version negation one_of_every_n_export_versions
+                   union""".split()]})
+_serve("learn.utils.input_fn_utils", "tf1clip.contrib.learn.utils.input_fn_utils:",
+       "InputFnOps build_default_serving_input_fn build_parsing_serving_input_fn")
+_serve("learn.utils.saved_model_export_utils", "tf1clip.contrib.learn.utils.saved_model_export_utils:", """
+    BestModelSelector build_all_signature_defs build_standardized_signature_def extend_export_strategy
+    garbage_collect_exports get_input_alternatives get_most_recent_export get_output_alternatives
+    get_temp_export_dir get_timestamped_export_dir make_best_model_export_strategy make_export_strategy
+    make_parsing_export_strategy""")
+_serve("learn", "tf1clip.contrib.learn.utils:", "make_export_strategy build_parsing_serving_input_fn")
+_serve("learn", "tf1clip.contrib.learn.export_strategy:", "ExportStrategy")
+SERVED["tf.contrib.learn.graph_actions"] = "tf1clip.contrib.learn.graph_actions:"
+_serve("learn.graph_actions", "tf1clip.contrib.learn.graph_actions:", """
+    clear_summary_writers evaluate get_summary_writer infer run_feeds run_feeds_iter run_n train""")
+_serve("learn", "tf1clip.contrib.learn.graph_actions:", "evaluate infer run_feeds run_n train")
+_serve("learn", "tf1clip.contrib.learn.evaluable:", "Evaluable")
+_serve("learn", "tf1clip.contrib.learn.trainable:", "Trainable")
+_serve("learn", "tensorflow_estimator.python.estimator.run_config:", "TaskType")
+_serve("learn.monitors", "tf1clip.contrib.learn.monitors:", """
+    BaseMonitor EveryN CaptureVariable GraphDump LoggingTrainable ExportMonitor RunHookAdapterForMonitors
+    get_default_monitors""")
+_serve("learn.datasets", "tf1clip.contrib.learn.datasets:", "text_datasets")
+_serve("learn.datasets.text_datasets", "tf1clip.contrib.learn.datasets.text_datasets:",
+       "load_dbpedia maybe_download_dbpedia")
+_serve("learn.datasets.base", "tf1clip.contrib.learn.datasets.base:", "retry shrink_csv urlretrieve_with_retry")
+_serve("learn.models", "tf1clip.contrib.learn.models:", "bidirectional_rnn get_rnn_model")
+_serve("learn.preprocessing", "tf1clip.contrib.learn.preprocessing:", "CategoricalProcessor categorical")
+_serve("learn.preprocessing.categorical", "tf1clip.contrib.learn.preprocessing.categorical:",
+       "CategoricalProcessor")
 # [specs]
+# contrib.specs: TF 1.15's five modules (ported) with their names (with the DSL's commands and constants, which
+# TF 1.15's inventory lists at the top only); the package has what their star imports gave it: those names, Python's
+# math objects (params_ops' `from math import *`, Python 3.7's set), six's `exec_` (the built-in exec), `debug_`
+# (copied at import) and `layers` (tf.contrib.layers itself, see MODULE_ALIASES).
+_SPECS_NAMES = {
+    "params_ops": "Lf Li Nt Uf Ui",
+    "specs": "LocalImport create_net create_net_fun eval_params eval_spec",
+    "specs_lib": """Callable Composable Composition External Function Import Operator check_keywords debug
+        get_positional QUOTED KEYWORDS""",
+    "specs_ops": """Conc Dwm Dws Idx Shared Var External Import Fun debug Print Id Cx Cs Ct Cr Cm Cl Fx Fs Ft Fr Fm Fl
+        Mp Ap Do Bn Lrn Unit Flat Reshape Transpose Squeeze Expand Relu Sig Tanh Smax layers""",
+    "summaries": """SHORT_NAMES SHORT_NAMES_SRC tf_left_split tf_num_params tf_parameter_iter tf_parameter_summary
+        tf_print tf_spec_print tf_spec_structure tf_spec_summary tf_structure""",
+}
+for _module, _names in _SPECS_NAMES.items():
+  _serve("specs", "tf1clip.contrib.specs.%s:" % _module, _names)
+  _serve("specs." + _module, "tf1clip.contrib.specs.%s:" % _module, _names)
+for _module in ("specs", "specs.params_ops"):
+  _serve(_module, "math:", """
+      acos acosh asin asinh atan atan2 atanh ceil copysign cos cosh degrees e erf erfc exp expm1 fabs factorial
+      floor fmod frexp fsum gamma gcd hypot inf isclose isfinite isinf isnan ldexp lgamma log log10 log1p log2 modf
+      nan pi pow radians remainder sin sinh sqrt tan tanh tau trunc""")
+del _module, _names
+_serve("specs", "tf1clip.contrib.specs:", "params_ops specs specs_lib specs_ops summaries debug_")
+SERVED["tf.contrib.specs.exec_"] = "builtins:exec"
+_serve("specs.specs", "tf1clip.contrib.specs.specs:", "ops")
+_serve("specs.specs_lib", "tf1clip.contrib.specs.specs_lib:", "debug_")
+_serve("specs.specs_ops", "tf1clip.contrib.specs.specs_ops:", "specs_lib")
+_serve("specs.summaries", "tf1clip.contrib.specs.summaries:", "specs")
+# Python 3.11's math objects (TF 1.15 leaked Python 3.7's): three read differently now.
+SIGNATURE_DIFFERENCES.update({
+    "tf.contrib.specs.factorial": ("Python 3.11's math.factorial: its one positional-only parameter is named n "
+                                   "(x in Python 3.7's); every call binds the same"),
+    "tf.contrib.specs.gcd": "Python 3.11's math.gcd: takes any number of integers (Python 3.7's took two)",
+    "tf.contrib.specs.hypot": "Python 3.11's math.hypot: takes any number of coordinates (Python 3.7's took two)",
+})
 # [labeled_tensor]
+_serve("labeled_tensor", "tf1clip.contrib.labeled_tensor:", """
+    Axes Axis AxisOrderError FixedLenFeature LabeledTensor ReshapeCoder abs acos add align as_axis asin atan
+    axis_order_scope batch boolean_mask cast ceil check_axis_order concat constant convert_to_labeled_tensor cos
+    define_binary_op define_reduce_op define_unary_op digamma div equal erf erfc exp expand_dims floor foldl greater
+    greater_equal identity igamma igammac impose_axis_order less less_equal lgamma log logical_and logical_not
+    logical_or logical_xor map_fn matmul maximum minimum mod mul neg nn not_equal ones_like pack pad parse_example
+    parse_single_example placeholder polygamma pow random_crop reciprocal reduce_all reduce_any reduce_logsumexp
+    reduce_max reduce_mean reduce_min reduce_prod reduce_sum rename_axis reshape round rsqrt select shuffle_batch
+    sigmoid sign sin slice sqrt square squared_difference squeeze sub tan tanh tile transpose unpack
+    verify_tensor_all_finite where zeros_like zeta""")
+_serve("labeled_tensor.nn", "tf1clip.contrib.labeled_tensor.nn:", """
+    crelu elu l2_loss log_softmax relu relu6 sigmoid_cross_entropy_with_logits softmax
+    softmax_cross_entropy_with_logits softplus sparse_softmax_cross_entropy_with_logits""")
 # [model_pruning]
+# [estimator.extra]
+# contrib.estimator's RNN estimators, replicate_model_fn / TowerOptimizer and the layer-annotated DNNs: TF 1.15's
+# code (tensorflow-estimator 2.15 dropped them; its RNNClassifier has another API).
+_serve("estimator", "tf1clip.contrib.estimator_rnn:", "RNNClassifier RNNEstimator")
+_serve("estimator", "tf1clip.contrib.estimator_replicate_model_fn:", "replicate_model_fn TowerOptimizer")
+_serve("estimator", "tf1clip.contrib.estimator_dnn_with_layer_annotations:",
+       "DNNClassifierWithLayerAnnotations DNNRegressorWithLayerAnnotations")
+# [opt.distributed]
+_serve("opt", "tf1clip.contrib.opt.elastic_average:", "ElasticAverageOptimizer ElasticAverageCustomGetter")
+_serve("opt", "tf1clip.contrib.opt.model_average:", "ModelAverageOptimizer ModelAverageCustomGetter")
+_serve("opt", "tf1clip.contrib.opt.agn:", "AGNOptimizer AGNCustomGetter")
+# [eager.network]
+_serve("eager", "tf1clip.contrib.eager.network:", """
+    Network Sequential save_network_checkpoint restore_network_checkpoint""")
+_serve("eager", "tensorflow.python.eager.context:", "set_server_def")  # TF 1.15's object, unchanged in TF 2.21
+SERVED["tf.contrib.eager.enable_remote_eager_execution"] = (
+    "tensorflow.python.framework.ops:enable_eager_execution_internal")
+_serve("model_pruning", "tf1clip.contrib.model_pruning.pruning:", """
+    Pruning get_pruning_hparams apply_mask get_masked_weights get_masks get_thresholds get_weights
+    get_weight_sparsity""")
+_serve("model_pruning", "tf1clip.contrib.model_pruning.layers:", "masked_conv2d masked_convolution masked_fully_connected")
+_serve("model_pruning", "tf1clip.contrib.model_pruning.rnn_cells:", "MaskedBasicLSTMCell MaskedLSTMCell")
+_serve("model_pruning", "tf1clip.contrib.model_pruning.strip_pruning_vars_lib:",
+       "graph_def_from_checkpoint strip_pruning_vars_fn")
+_serve("model_pruning", "tf1clip.contrib.model_pruning.learning:", "train")
 SERVED["tf.contrib.training.FeedingQueueRunner"] = (  # TF 1.15 re-exported the estimator library's class
     "tensorflow_estimator.python.estimator.inputs.queues.feeding_queue_runner:_FeedingQueueRunner")
 
@@ -780,8 +940,6 @@ UNSUPPORTED = {
         "merge_all (the pre-1.0 summary names)"),
     "tf.contrib.ffmpeg": ("tf.audio.decode_wav / encode_wav, or tensorflow-io's audio "
         "ops (the FFmpeg ops were removed)"),
-    "tf.contrib.labeled_tensor": ("no successor (labeled_tensor was discontinued): keep "
-        "dimension names yourself"),
     "tf.contrib.memory_stats": ("tf.config.experimental.get_memory_info('GPU:0') (peak and "
         "current bytes in use)"),
     "tf.contrib.memory_stats.BytesLimit": ("no successor: TensorFlow 2.21 does not expose a GPU allocator's limit "
@@ -794,7 +952,6 @@ UNSUPPORTED = {
         "was removed from TensorFlow"),
     "tf.contrib.rpc": ("no successor op: call the gRPC service from Python "
         "(tf.py_function) or outside the graph"),
-    "tf.contrib.specs": "tf.keras Sequential / functional models (the specs mini-language has no successor)",
     "tf.contrib.staging": ("tf.data's Dataset.prefetch (StagingArea's successor for "
         "overlapping input with compute)"),
     "tf.contrib.stat_summarizer": "tf.profiler.experimental and TensorBoard's profiler",
@@ -833,27 +990,12 @@ UNSUPPORTED = {
     "tf.contrib.distribute.StandardSingleLossStep": (
         "strategy.run(step_fn) with the optimizer's minimize inside step_fn"),
     "tf.contrib.distributions": "tensorflow-probability 0.25's tfp.distributions",
-    "tf.contrib.distributions.bijectors.Gumbel": "tfp.bijectors.GumbelCDF (renamed)",
-    "tf.contrib.distributions.bijectors.Kumaraswamy": "tfp.bijectors.KumaraswamyCDF (renamed)",
     "tf.contrib.distributions.bijectors.Weibull": "tfp.bijectors.WeibullCDF (renamed)",
-    "tf.contrib.distributions.bijectors.ScaleTriL": "tfp.bijectors.FillScaleTriL (renamed)",
-    "tf.contrib.distributions.bijectors.Affine": (
-        "tfp.bijectors.Shift(shift)(tfp.bijectors.ScaleMatvecTriL(scale_tril)) (Affine was removed "
-        "from tensorflow-probability)"),
-    "tf.contrib.distributions.bijectors.AffineScalar": (
-        "tfp.bijectors.Shift(shift)(tfp.bijectors.Scale(scale))"),
     "tf.contrib.eager": "TensorFlow 2 runs eagerly by default (tf.function, tf.GradientTape)",
-    "tf.contrib.eager.Network": "tf.keras.Model (tf.keras.layers inside)",
-    "tf.contrib.eager.Sequential": "tf.keras.Sequential",
-    "tf.contrib.eager.save_network_checkpoint": "tf.train.Checkpoint(model=...).save",
-    "tf.contrib.eager.restore_network_checkpoint": "tf.train.Checkpoint(model=...).restore",
-    "tf.contrib.estimator": (
-        "tensorflow-estimator 2.15 no longer has it: replicate_model_fn / TowerOptimizer -> "
-        "tf.distribute.MirroredStrategy in RunConfig(train_distribute=...)"),
-    "tf.contrib.estimator.RNNClassifier": (
-        "tf.compat.v1.keras RNN layers in a model_fn (the library's RNNClassifier has another API)"),
-    "tf.contrib.estimator.RNNEstimator": (
-        "tf.compat.v1.keras RNN layers in a model_fn (the library's RNNEstimator has another API)"),
+    "tf.contrib.estimator": "tensorflow-estimator 2.15 (tf.estimator); it no longer has this name",
+    **{"tf.contrib.estimator." + name: ("TensorFlow Decision Forests (tensorflow-decision-forests): the boosted-trees "
+                                        "estimator is gone from tensorflow-estimator 2.15")
+       for name in ("boosted_trees_classifier_train_in_memory", "boosted_trees_regressor_train_in_memory")},
     "tf.contrib.factorization": "no maintained replacement (tf.compat.v1 has none either)",
     "tf.contrib.feature_column": ("tf.feature_column's sequence columns (tf1clip serves contrib.feature_column's "
                                   "six names), or Keras preprocessing layers"),
@@ -878,16 +1020,8 @@ UNSUPPORTED = {
         "tf.keras.experimental.SequenceFeatures with tf.feature_column.sequence_* columns"),
     "tf.contrib.learn": ("tf.estimator (served from tensorflow-estimator 2.15); tf1clip serves "
                          "contrib.learn's Estimator / SKCompat / canned DNN and linear estimators / "
-                         "Experiment / learn_runner / RunConfig / monitors on it; the rest of "
-                         "contrib.learn (heads, graph_actions, queue readers, DynamicRnnEstimator, "
-                         "SVM, export strategies) went with TF 2.0"),
-    "tf.contrib.learn.LinearEstimator": "tf.estimator.LinearEstimator(head=tf.estimator.*Head)",
-    "tf.contrib.learn.DNNEstimator": "tf.estimator.DNNEstimator(head=tf.estimator.*Head)",
-    "tf.contrib.learn.DNNLinearCombinedEstimator": (
-        "tf.estimator.DNNLinearCombinedEstimator(head=tf.estimator.*Head)"),
-    "tf.contrib.learn.LogisticRegressor": ("tf.contrib.learn.LinearClassifier or tf.estimator."
-                                          "Estimator with a logistic head"),
-    "tf.contrib.learn.KMeansClustering": "tf.contrib.factorization.KMeansClustering",
+                         "Experiment / learn_runner / RunConfig / monitors, io, heads, graph_actions and "
+                         "export utilities on it; what is left went with TF 2.0"),
     "tf.contrib.learn.DynamicRnnEstimator": ("a tf.estimator.Estimator whose model_fn runs "
                                             "tf.compat.v1.nn.dynamic_rnn"),
     "tf.contrib.learn.SVM": ("no successor in tf.estimator: a LinearClassifier with a hinge loss in "
@@ -898,7 +1032,6 @@ UNSUPPORTED = {
     "tf.contrib.metrics": "tf.compat.v1.metrics (streaming_<m> became tf.compat.v1.metrics.<m>)",
     "tf.contrib.mixed_precision": ("tf.compat.v1.train.experimental.MixedPrecisionLossScaleOptimizer, "
                                    "or tf.keras.mixed_precision"),
-    "tf.contrib.model_pruning": "tensorflow-model-optimization (tfmot.sparsity)",
     "tf.contrib.nccl": "tf.distribute.NcclAllReduce",
     "tf.contrib.nn": "tf.nn",
     "tf.contrib.opt": "tf.compat.v1.train optimizers, or Keras optimizers",
@@ -982,6 +1115,7 @@ def is_provided(name):
 MODULE_ALIASES = {
     "tf.contrib.grid_rnn.layers": "tf.contrib.layers",
     "tf.contrib.grid_rnn.rnn": "tf.contrib.rnn",
+    "tf.contrib.specs.layers": "tf.contrib.layers",
     "tf.contrib.slim": "tf.contrib.layers",
     "tf.contrib.slim.contrib_framework": "tf.contrib.framework",
     "tf.contrib.slim.contrib_variables": "tf.contrib.framework",

@@ -11,9 +11,10 @@ most of it had moved into the library, where these names come from (the same obj
 `build_supervised_input_receiver_fn_from_input_fn`, `call_logit_fn`, `dnn_logit_fn_builder`,
 `linear_logit_fn_builder`, `SavedModelEstimator`. `clip_gradients_by_norm` is tf1clip's
 (tf1clip.optimizer), and `forward_features`, `export_saved_model_for_mode` and `export_all_saved_models` are
-written here: the library dropped them. The heads are in contrib.estimator_heads. The rest
-(replicate_model_fn, TowerOptimizer, RNNClassifier, ...) raises ContribNotProvidedError naming what to use
-instead.
+written here: the library dropped them. The heads are in contrib.estimator_heads; RNNClassifier / RNNEstimator,
+replicate_model_fn / TowerOptimizer and the DNN estimators with layer annotations are TF 1.15's code in
+contrib.estimator_rnn, estimator_replicate_model_fn and estimator_dnn_with_layer_annotations. The two boosted-trees
+in-memory trainers raise ContribNotProvidedError naming what to use instead.
 """
 
 from tf1clip.contrib import catalog

@@ -12,9 +12,16 @@ Provided:
 - `Experiment`, `learn_runner`, `RunConfig`, `monitors` (as the hooks that replaced them);
 - `ModeKeys` (contrib.learn's own: TRAIN, EVAL, INFER; tf.estimator's has PREDICT = "infer" too),
   `preprocessing` (VocabularyProcessor, ...) and `datasets` (local files and the data TF 1.15 shipped);
-- `ops` (embedding lookups, the linear losses, the seq2seq helpers) and `models` (linear / logistic regression).
-The rest (heads, graph_actions, queue readers, DynamicRnnEstimator, SVM, ...) raises
-ContribNotProvidedError naming what to use instead.
+- `ops` (embedding lookups, the linear losses, the seq2seq helpers) and `models` (linear / logistic regression);
+- `io` (contrib.learn.io: the queue readers read_batch_examples / read_batch_features / ..., numpy / pandas /
+  generator input_fns, the data feeders) and its read_* / extract_* names re-exported here.
+- `head` (TF 1.15's heads, re-exported here: regression_head, multi_class_head, ...), `ProblemType`,
+  `PredictionKey`, and the head-based `DNNEstimator` / `LinearEstimator` / `DNNLinearCombinedEstimator`
+  (contrib.learn.head_estimators), `LogisticRegressor`, `KMeansClustering` (contrib.learn's own API).
+- `utils` (export signature functions, serving input_fns, ExportStrategy makers), `ExportStrategy`,
+  `graph_actions` (train / evaluate / infer / run_feeds / run_n, re-exported here), `Evaluable`, `Trainable`,
+  `TaskType`.
+The rest (DynamicRnnEstimator, SVM, ...) raises ContribNotProvidedError naming what to use instead.
 """
 
 from tf1clip.contrib import catalog
@@ -24,12 +31,22 @@ from tf1clip.contrib.learn import preprocessing
 # their functions) so that `from tf1clip.contrib.learn import X` never reaches the missing-name hook.
 from tf1clip.contrib.learn import canned  # noqa: F401
 from tf1clip.contrib.learn import estimator  # noqa: F401
+from tf1clip.contrib.learn import evaluable  # noqa: F401
+from tf1clip.contrib.learn import export_strategy  # noqa: F401
 from tf1clip.contrib.learn import experiment  # noqa: F401
+from tf1clip.contrib.learn import graph_actions  # noqa: F401
+from tf1clip.contrib.learn import head  # noqa: F401
+from tf1clip.contrib.learn import head_estimators  # noqa: F401
+from tf1clip.contrib.learn import io  # noqa: F401
+from tf1clip.contrib.learn import kmeans  # noqa: F401
 from tf1clip.contrib.learn import learn_runner  # noqa: F401
+from tf1clip.contrib.learn import logistic_regressor  # noqa: F401
 from tf1clip.contrib.learn import models  # noqa: F401
 from tf1clip.contrib.learn import monitors  # noqa: F401
 from tf1clip.contrib.learn import ops  # noqa: F401
 from tf1clip.contrib.learn import run_config  # noqa: F401
+from tf1clip.contrib.learn import trainable  # noqa: F401
+from tf1clip.contrib.learn import utils  # noqa: F401
 from tf1clip.contrib.learn.estimator import ModeKeys
 
 __getattr__ = catalog.missing_attribute_hook("tf.contrib.learn",

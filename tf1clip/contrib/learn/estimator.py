@@ -416,9 +416,12 @@ class BaseEstimator(object):
     input_fn, hooks = _with_feed_fn(input_fn, feed_fn, hooks)
     self._eval_metrics = metrics
     try:
-      return self._core_estimator().evaluate(
+      results = self._core_estimator().evaluate(
           input_fn=self._wrap_input_fn(input_fn), steps=steps, hooks=hooks,
           checkpoint_path=checkpoint_path, name=name)
+      if _OWN_LOSS in results:
+        results["loss"] = results.pop(_OWN_LOSS)
+      return results
     finally:
       self._eval_metrics = None
 
@@ -516,6 +519,7 @@ def _identity_feature_engineering_fn(features, labels):
 
 
 _SINGLE = "__tf1clip_single__"  # the key of a model_fn's single (non-dict) prediction Tensor
+_OWN_LOSS = "__tf1clip_loss__"  # the key of a model_fn's own "loss" eval metric inside tf.estimator
 
 
 def _filter_predictions(batch, outputs):
@@ -618,6 +622,9 @@ class Estimator(BaseEstimator):
       ops = self._call_model_fn(features, labels, mode, config=config)
       metrics = {}
       for key, value in ops.eval_metric_ops.items():
+        # TF 1.15 reported a model_fn's own "loss" metric (a head's) instead of the mean loss; tf.estimator
+        # refuses the key, so it travels under another one (see `evaluate`)
+        key = _OWN_LOSS if key == "loss" else key
         metrics[key] = tuple(value) if isinstance(value, (tuple, list)) else (value, tf.no_op())
       predictions = ops.predictions
       if predictions is not None and not isinstance(predictions, dict):

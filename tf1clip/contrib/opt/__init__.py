@@ -5,7 +5,9 @@ MomentumWOptimizer, DecoupledWeightDecayExtension and extend_with_decoupled_weig
 NadamOptimizer and AdaMaxOptimizer (adam_variants); AddSignOptimizer and PowerSignOptimizer (sign);
 VariableClippingOptimizer; MovingAverageOptimizer; ScipyOptimizerInterface and ExternalOptimizerInterface
 (external); LARSOptimizer; RegAdagradOptimizer; DropStaleGradientOptimizer; AdamGSOptimizer and
-LazyAdamGSOptimizer (adam_gs); GGTOptimizer (ggt); ShampooOptimizer (shampoo).
+LazyAdamGSOptimizer (adam_gs); GGTOptimizer (ggt); ShampooOptimizer (shampoo); the ps/worker optimizers
+ElasticAverageOptimizer / ElasticAverageCustomGetter (elastic_average), ModelAverageOptimizer /
+ModelAverageCustomGetter (model_average) and AGNOptimizer / AGNCustomGetter (agn).
 
 Place in the data flow (DESIGN.md): clipping / tf.compat.v1.train <- **contrib.opt** <- compat <-
 cli. Any other name raises ContribNotProvidedError with a replacement.
@@ -16,12 +18,18 @@ from tf1clip.contrib.opt.adam_gs import AdamGSOptimizer
 from tf1clip.contrib.opt.adam_gs import LazyAdamGSOptimizer
 from tf1clip.contrib.opt.adam_variants import AdaMaxOptimizer
 from tf1clip.contrib.opt.adam_variants import NadamOptimizer
+from tf1clip.contrib.opt.agn import AGNCustomGetter
+from tf1clip.contrib.opt.agn import AGNOptimizer
 from tf1clip.contrib.opt.drop_stale import DropStaleGradientOptimizer
+from tf1clip.contrib.opt.elastic_average import ElasticAverageCustomGetter
+from tf1clip.contrib.opt.elastic_average import ElasticAverageOptimizer
 from tf1clip.contrib.opt.external import ExternalOptimizerInterface
 from tf1clip.contrib.opt.external import ScipyOptimizerInterface
 from tf1clip.contrib.opt.ggt import GGTOptimizer
 from tf1clip.contrib.opt.lars import LARSOptimizer
 from tf1clip.contrib.opt.lazy_adam import LazyAdamOptimizer
+from tf1clip.contrib.opt.model_average import ModelAverageCustomGetter
+from tf1clip.contrib.opt.model_average import ModelAverageOptimizer
 from tf1clip.contrib.opt.moving_average import MovingAverageOptimizer
 from tf1clip.contrib.opt.multitask import MultitaskOptimizerWrapper
 from tf1clip.contrib.opt.multitask import clip_gradients_by_global_norm

@@ -4,13 +4,16 @@ Place in the data flow (DESIGN.md): contrib.learn <- compat <- cli. `base` holds
 CSV loaders, `mnist` the idx-file reader (also served as tensorflow.examples.tutorials.mnist.input_data),
 `synthetic` the circles and spirals that `make_dataset` names.
 `load_iris` / `load_boston` (and `load_dataset("iris" | "boston")`) read the copies TF 1.15 shipped; the
-downloaders (`load_dataset("dbpedia")`, `maybe_download`) fetched files from the network; tf1clip does not.
+downloaders (`load_dataset("dbpedia")`, `maybe_download`) fetched files from the network; tf1clip does not:
+`text_datasets.load_dbpedia` reads the DBpedia CSVs when they are on disk (or, test_with_fake_data, the two tiny
+ones TF 1.15 shipped).
 """
 
 from tf1clip.contrib import catalog
 from tf1clip.contrib.learn.datasets import base
 from tf1clip.contrib.learn.datasets import mnist
 from tf1clip.contrib.learn.datasets import synthetic
+from tf1clip.contrib.learn.datasets import text_datasets
 from tf1clip.contrib.learn.datasets.base import load_boston
 from tf1clip.contrib.learn.datasets.base import load_iris
 
@@ -19,12 +22,9 @@ SYNTHETIC = {"circles": synthetic.circles, "spirals": synthetic.spirals}
 
 
 def load_dataset(name, size="small", test_with_fake_data=False):
-  """TF 1.15's loader by name: "iris" and "boston" (bundled); "dbpedia" needed a download (a clear error)."""
-  del size, test_with_fake_data  # dbpedia's arguments
+  """TF 1.15's loader by name: "iris" and "boston" (bundled), "dbpedia" (local files; see text_datasets)."""
   if name == "dbpedia":
-    raise base.DatasetFileMissingError(
-        "load_dataset('dbpedia') downloaded the DBpedia data in TF 1.x; tf1clip reads datasets from local files "
-        "only (no download): read its CSVs with tf.contrib.learn.datasets.base.load_csv_without_header")
+    return text_datasets.load_dbpedia(size, test_with_fake_data)
   if name not in _BUNDLED:
     raise ValueError("Name of dataset is not found: %s" % name)
   return _BUNDLED[name]()

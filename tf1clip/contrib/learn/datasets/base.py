@@ -7,7 +7,10 @@ network: a file that is not there is an error saying which file to put where.
 
 import collections
 import csv
+import functools
 import os
+import random
+import time
 
 import numpy as np
 import tensorflow as tf
@@ -103,6 +106,75 @@ def maybe_download(filename, work_directory, source_url):
         "%s is missing: tf1clip does not download datasets. Download %s and put it in %s"
         % (path, source_url, os.path.abspath(work_directory)))
   return path
+
+
+def shrink_csv(filename, ratio):
+  """Writes `filename` with "." -> "_small." holding every `ratio`-th CSV row of it (TF 1.15's)."""
+  filename_small = filename.replace(".", "_small.")
+  with tf.io.gfile.GFile(filename_small, "w") as csv_file_small:
+    writer = csv.writer(csv_file_small)
+    with tf.io.gfile.GFile(filename) as csv_file:
+      for i, row in enumerate(csv.reader(csv_file)):
+        if i % ratio == 0:
+          writer.writerow(row)
+
+
+def retry(initial_delay, max_delay, factor=2.0, jitter=0.25, is_retriable=None):
+  """A decorator retrying a function on exceptions, with jittered exponentially growing delays (TF 1.15's).
+
+  Args:
+    initial_delay: the first delay (seconds).
+    max_delay: the largest delay; the retries stop once the delay exceeds it (then one last plain call).
+    factor: each delay is the previous one times `factor` (>= 1).
+    jitter: each delay is multiplied by a random number in [1 - jitter, 1 + jitter] (< 1).
+    is_retriable: optional predicate of the exception: True sleeps and retries, False re-raises. Without
+      it every exception is retried at once, without sleeping (as TF 1.15 did).
+
+  Returns:
+    The decorator.
+
+  Raises:
+    ValueError: factor < 1 or jitter >= 1.
+  """
+  if factor < 1:
+    raise ValueError("factor must be >= 1; was %f" % (factor,))
+  if jitter >= 1:
+    raise ValueError("jitter must be < 1; was %f" % (jitter,))
+
+  def delays():
+    delay = initial_delay
+    while delay <= max_delay:
+      yield delay * random.uniform(1 - jitter, 1 + jitter)
+      delay *= factor
+
+  def wrap(fn):
+    @functools.wraps(fn)
+    def wrapped_fn(*args, **kwargs):
+      for delay in delays():
+        try:
+          return fn(*args, **kwargs)
+        except Exception as e:  # pylint: disable=broad-except
+          if is_retriable is None:
+            continue
+          if is_retriable(e):
+            time.sleep(delay)
+          else:
+            raise
+      return fn(*args, **kwargs)
+    return wrapped_fn
+
+  return wrap
+
+
+def urlretrieve_with_retry(url, filename=None):
+  """TF 1.15 downloaded `url` here (urllib, retried on timeouts); tf1clip does not use the network.
+
+  Raises:
+    DatasetFileMissingError: always; the message names the URL to fetch by hand.
+  """
+  raise DatasetFileMissingError(
+      "urlretrieve_with_retry(%r): tf1clip does not download; fetch the file yourself%s" % (
+          url, " into %s" % filename if filename else ""))
 
 
 # The two small datasets TF 1.15 shipped inside contrib.learn (data/iris.csv, data/boston_house_prices.csv: the

@@ -1,11 +1,13 @@
-"""`tf.contrib.learn.preprocessing`: VocabularyProcessor, CategoricalVocabulary, ByteProcessor, tokenizer.
+"""`tf.contrib.learn.preprocessing`: VocabularyProcessor, CategoricalVocabulary, CategoricalProcessor, and the rest.
 
 Place in the data flow (DESIGN.md): contrib.learn (our own code, TF 1.15's semantics) <- compat <- cli.
 """
 
 from tf1clip.contrib import catalog
+from tf1clip.contrib.learn.preprocessing import categorical
 from tf1clip.contrib.learn.preprocessing import categorical_vocabulary
 from tf1clip.contrib.learn.preprocessing import text
+from tf1clip.contrib.learn.preprocessing.categorical import CategoricalProcessor
 from tf1clip.contrib.learn.preprocessing.categorical_vocabulary import CategoricalVocabulary
 from tf1clip.contrib.learn.preprocessing.text import ByteProcessor
 from tf1clip.contrib.learn.preprocessing.text import VocabularyProcessor

@@ -1,0 +1,41 @@
+"""`tf.contrib.model_pruning`: TF 1.15's magnitude-based weight pruning (masks, schedule, masked layers), its code.
+
+Place in the data flow (DESIGN.md): tf ops, tf-slim, contrib.rnn's cells, contrib.training's HParams <-
+**contrib.model_pruning** <- compat <- cli.
+
+The modules mirror TF 1.15's `contrib/model_pruning/python`: `pruning` (apply_mask, the collection getters,
+get_pruning_hparams, Pruning), `pruning_utils` (the mask / threshold variables, block pooling and expansion),
+`core_layers` (MaskedConv2D, MaskedFullyConnected and the collection names), `layers` (masked_convolution =
+masked_conv2d, masked_fully_connected), `rnn_cells` (MaskedBasicLSTMCell, MaskedLSTMCell), `learning` (train:
+slim's loop plus the mask update) and `strip_pruning_vars_lib` (strip_pruning_vars_fn, graph_def_from_checkpoint).
+Variables keep TF 1.15's names (`<layer>/mask`, `<layer>/threshold`, `model_pruning/last_mask_update_step`), so
+TF 1.15 checkpoints of pruned models restore.
+"""
+
+from tf1clip.contrib import catalog
+from tf1clip.contrib.model_pruning import core_layers  # noqa: F401
+from tf1clip.contrib.model_pruning import layers  # noqa: F401
+from tf1clip.contrib.model_pruning import learning  # noqa: F401
+from tf1clip.contrib.model_pruning import pruning  # noqa: F401
+from tf1clip.contrib.model_pruning import pruning_utils  # noqa: F401
+from tf1clip.contrib.model_pruning import rnn_cells  # noqa: F401
+from tf1clip.contrib.model_pruning import strip_pruning_vars_lib  # noqa: F401
+from tf1clip.contrib.model_pruning.layers import masked_conv2d  # noqa: F401
+from tf1clip.contrib.model_pruning.layers import masked_convolution  # noqa: F401
+from tf1clip.contrib.model_pruning.layers import masked_fully_connected  # noqa: F401
+from tf1clip.contrib.model_pruning.learning import train  # noqa: F401
+from tf1clip.contrib.model_pruning.pruning import apply_mask  # noqa: F401
+from tf1clip.contrib.model_pruning.pruning import get_masked_weights  # noqa: F401
+from tf1clip.contrib.model_pruning.pruning import get_masks  # noqa: F401
+from tf1clip.contrib.model_pruning.pruning import get_pruning_hparams  # noqa: F401
+from tf1clip.contrib.model_pruning.pruning import get_thresholds  # noqa: F401
+from tf1clip.contrib.model_pruning.pruning import get_weight_sparsity  # noqa: F401
+from tf1clip.contrib.model_pruning.pruning import get_weights  # noqa: F401
+from tf1clip.contrib.model_pruning.pruning import Pruning  # noqa: F401
+from tf1clip.contrib.model_pruning.rnn_cells import MaskedBasicLSTMCell  # noqa: F401
+from tf1clip.contrib.model_pruning.rnn_cells import MaskedLSTMCell  # noqa: F401
+from tf1clip.contrib.model_pruning.strip_pruning_vars_lib import graph_def_from_checkpoint  # noqa: F401
+from tf1clip.contrib.model_pruning.strip_pruning_vars_lib import strip_pruning_vars_fn  # noqa: F401
+
+__getattr__ = catalog.missing_attribute_hook("tf.contrib.model_pruning",
+                                             lazy=catalog.served("tf.contrib.model_pruning"))
