@@ -748,8 +748,6 @@ _serve("tensorboard.plugins.projector", "tensorboard.plugins.projector:", "Embed
 _serve("memory_stats", "tf1clip.contrib.memory_stats:", "BytesInUse MaxBytesInUse")
 _serve("kernel_methods", "tf1clip.contrib.kernel_methods:",
        "KernelLinearClassifier RandomFourierFeatureMapper sparse_multiclass_hinge_loss")
-# -- wave 3 session 5 additions, one block per module group (each group's `_serve` lines go under its marker) --
-# [learn.io]
 # contrib.learn.io: TF 1.15's queue readers, input_fns and data feeders (tf1clip.contrib.learn.io, one module each)
 _serve("learn", "tf1clip.contrib.learn:", "io")
 _serve("learn", "tf1clip.contrib.learn.io:", """
@@ -774,7 +772,6 @@ _serve("learn.io.dask_io", "tf1clip.contrib.learn.io.dask_io:", "extract_dask_da
 _serve("learn.io.data_feeder", "tf1clip.contrib.learn.io.data_feeder:", """
     DataFeeder StreamingDataFeeder DaskDataFeeder check_array setup_train_data_feeder setup_predict_data_feeder
     setup_processor_data_feeder""")
-# [learn.heads]
 # contrib.learn's heads (TF 1.15's head.py, ported) and the head-based estimators on contrib.learn.Estimator.
 SERVED["tf.contrib.learn.head"] = "tf1clip.contrib.learn.head:"
 _serve("learn.head", "tf1clip.contrib.learn.head:", """
@@ -789,7 +786,6 @@ _serve("learn", "tf1clip.contrib.learn.head_estimators:",
        "DNNEstimator LinearEstimator DNNLinearCombinedEstimator")
 _serve("learn", "tf1clip.contrib.learn.logistic_regressor:", "LogisticRegressor")
 _serve("learn", "tf1clip.contrib.learn.kmeans:", "KMeansClustering")
-# [learn.export]
 # contrib.learn's export utilities, graph_actions, the monitor protocol and the smaller leftovers (TF 1.15's code).
 SERVED["tf.contrib.learn.utils"] = "tf1clip.contrib.learn.utils:"
 _serve("learn.utils", "tf1clip.contrib.learn.utils:", """
@@ -829,7 +825,6 @@ _serve("learn.models", "tf1clip.contrib.learn.models:", "bidirectional_rnn get_r
 _serve("learn.preprocessing", "tf1clip.contrib.learn.preprocessing:", "CategoricalProcessor categorical")
 _serve("learn.preprocessing.categorical", "tf1clip.contrib.learn.preprocessing.categorical:",
        "CategoricalProcessor")
-# [specs]
 # contrib.specs: TF 1.15's five modules (ported) with their names (with the DSL's commands and constants, which
 # TF 1.15's inventory lists at the top only); the package has what their star imports gave it: those names, Python's
 # math objects (params_ops' `from math import *`, Python 3.7's set), six's `exec_` (the built-in exec), `debug_`
@@ -866,7 +861,6 @@ SIGNATURE_DIFFERENCES.update({
     "tf.contrib.specs.gcd": "Python 3.11's math.gcd: takes any number of integers (Python 3.7's took two)",
     "tf.contrib.specs.hypot": "Python 3.11's math.hypot: takes any number of coordinates (Python 3.7's took two)",
 })
-# [labeled_tensor]
 _serve("labeled_tensor", "tf1clip.contrib.labeled_tensor:", """
     Axes Axis AxisOrderError FixedLenFeature LabeledTensor ReshapeCoder abs acos add align as_axis asin atan
     axis_order_scope batch boolean_mask cast ceil check_axis_order concat constant convert_to_labeled_tensor cos
@@ -880,24 +874,23 @@ _serve("labeled_tensor", "tf1clip.contrib.labeled_tensor:", """
 _serve("labeled_tensor.nn", "tf1clip.contrib.labeled_tensor.nn:", """
     crelu elu l2_loss log_softmax relu relu6 sigmoid_cross_entropy_with_logits softmax
     softmax_cross_entropy_with_logits softplus sparse_softmax_cross_entropy_with_logits""")
-# [model_pruning]
-# [estimator.extra]
 # contrib.estimator's RNN estimators, replicate_model_fn / TowerOptimizer and the layer-annotated DNNs: TF 1.15's
 # code (tensorflow-estimator 2.15 dropped them; its RNNClassifier has another API).
 _serve("estimator", "tf1clip.contrib.estimator_rnn:", "RNNClassifier RNNEstimator")
 _serve("estimator", "tf1clip.contrib.estimator_replicate_model_fn:", "replicate_model_fn TowerOptimizer")
 _serve("estimator", "tf1clip.contrib.estimator_dnn_with_layer_annotations:",
        "DNNClassifierWithLayerAnnotations DNNRegressorWithLayerAnnotations")
-# [opt.distributed]
+# contrib.opt's ps/worker optimizers and their custom getters (TF 1.15's code).
 _serve("opt", "tf1clip.contrib.opt.elastic_average:", "ElasticAverageOptimizer ElasticAverageCustomGetter")
 _serve("opt", "tf1clip.contrib.opt.model_average:", "ModelAverageOptimizer ModelAverageCustomGetter")
 _serve("opt", "tf1clip.contrib.opt.agn:", "AGNOptimizer AGNCustomGetter")
-# [eager.network]
+# contrib.eager's Network / Sequential and network checkpoints (TF 1.15's code); the remote-eager setup is TF's own.
 _serve("eager", "tf1clip.contrib.eager.network:", """
     Network Sequential save_network_checkpoint restore_network_checkpoint""")
 _serve("eager", "tensorflow.python.eager.context:", "set_server_def")  # TF 1.15's object, unchanged in TF 2.21
 SERVED["tf.contrib.eager.enable_remote_eager_execution"] = (
     "tensorflow.python.framework.ops:enable_eager_execution_internal")
+# contrib.model_pruning: TF 1.15's pruning library (masks, thresholds, masked layers and cells, strip tools).
 _serve("model_pruning", "tf1clip.contrib.model_pruning.pruning:", """
     Pruning get_pruning_hparams apply_mask get_masked_weights get_masks get_thresholds get_weights
     get_weight_sparsity""")
