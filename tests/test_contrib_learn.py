@@ -248,10 +248,10 @@ def test_old_estimator_api_is_served_and_the_rest_fails_naming_a_replacement():
   assert learn.Estimator is estimator.Estimator and learn.SKCompat is estimator.SKCompat
   assert learn.Experiment is experiment.Experiment
   assert learn.learn_runner.run is learn.learn_runner.run and callable(learn.learn_runner.run)
-  with pytest.raises(ContribNotProvidedError, match="hinge_loss"):
-    learn.SVM  # pylint: disable=pointless-statement
-  with pytest.raises(ContribNotProvidedError, match="dynamic_rnn"):
-    learn.DynamicRnnEstimator  # pylint: disable=pointless-statement
+  from tf1clip.contrib.learn import dynamic_rnn_estimator, svm  # pylint: disable=import-outside-toplevel
+  assert learn.SVM is svm.SVM and learn.DynamicRnnEstimator is dynamic_rnn_estimator.DynamicRnnEstimator
+  with pytest.raises(ContribNotProvidedError, match=r"^tf\.contrib\.learn\.NoSuchEstimator is not provided"):
+    learn.NoSuchEstimator  # pylint: disable=pointless-statement
 
 
 # ---- the tutorial script under `tf1clip run` ---------------------------------------------------

@@ -55,8 +55,10 @@ that still exist elsewhere are served as those objects, through `catalog.SERVED`
                   TensorFlow's objects where they still exist; ports of the rest
   the long tail   integrate (odeint), bayesflow.monte_carlo, solvers (CG, CGLS, Lanczos), copy_graph,
                   receptive_field, recurrent (functional RNNs), memory_stats, tensorboard (projector), tfprof,
-                  kernel_methods, resampler, input_pipeline, periodic_resample, testing, util.loader:
-                  TF 1.15's code (TensorFlow's or TensorBoard's objects where they still exist)
+                  kernel_methods, resampler, input_pipeline, periodic_resample, testing, util.loader, quantize
+                  (the fake-quant rewrite), quantization, saved_model (Keras SavedModels), specs, labeled_tensor,
+                  model_pruning, linear_optimizer (SDCA): TF 1.15's code (TensorFlow's, TensorBoard's or the
+                  estimator library's objects where they still exist)
   slim            the whole tf-slim 1.1.0 package, run on TensorFlow 2.21 by tf1clip.contrib.slim's shim,
                   and the names TF 1.15's slim leaked from contrib.layers / framework / metrics / lookup
 

@@ -899,6 +899,62 @@ _serve("model_pruning", "tf1clip.contrib.model_pruning.rnn_cells:", "MaskedBasic
 _serve("model_pruning", "tf1clip.contrib.model_pruning.strip_pruning_vars_lib:",
        "graph_def_from_checkpoint strip_pruning_vars_fn")
 _serve("model_pruning", "tf1clip.contrib.model_pruning.learning:", "train")
+# contrib.layers' feature-column ops, target columns, scattered / distributed embedding lookups, sparse ops and
+# sparse_feature_cross (TF 1.15's code, ported), and what slim leaked from contrib.layers' package (target_column,
+# sparse_feature_cross_op, loader, InputLayer, experimental, make_all: slim.X is contrib.layers' X, MODULE_ALIASES).
+_serve("layers", "tf1clip.contrib.layers.feature_column_ops:", """
+    weighted_sum_from_feature_columns joint_weighted_sum_from_feature_columns sequence_input_from_feature_columns
+    transform_features parse_feature_columns_from_examples parse_feature_columns_from_sequence_examples
+    check_feature_columns experimental""")
+_serve("layers", "tf1clip.contrib.layers.feature_column:",
+       "make_place_holder_tensors_for_base_features scattered_embedding_column")
+_serve("layers.feature_column", "tf1clip.contrib.layers.feature_column:",
+       "make_place_holder_tensors_for_base_features scattered_embedding_column")
+_serve("layers", "tf1clip.contrib.layers.target_column:", """
+    multi_class_target regression_target binary_svm_target ProblemType get_default_binary_metrics_for_eval""")
+SERVED["tf.contrib.layers.target_column"] = "tf1clip.contrib.layers.target_column:"
+_serve("layers", "tf1clip.contrib.layers.embedding_ops:", """
+    scattered_embedding_lookup scattered_embedding_lookup_sparse
+    embedding_lookup_sparse_with_distributed_aggregation""")
+_serve("layers", "tf1clip.contrib.layers.sparse_feature_cross_op:",
+       "sparse_feature_cross SPARSE_FEATURE_CROSS_DEFAULT_HASH_KEY")
+SERVED["tf.contrib.layers.sparse_feature_cross_op"] = "tf1clip.contrib.layers.sparse_feature_cross_op:"
+_serve("layers", "tf1clip.contrib.layers.sparse_ops:",
+       "dense_to_sparse_tensor indicators_to_sparse_ids sparse_row_envelope")
+SERVED["tf.contrib.layers.loader"] = "tf1clip.contrib.util.loader:"  # TF 1.15's tf.contrib.util.loader
+SERVED["tf.contrib.layers.InputLayer"] = "tensorflow.python.feature_column.feature_column:InputLayer"
+SERVED["tf.contrib.layers.make_all"] = "tensorflow.python.util.all_util:make_all"
+# contrib.linear_optimizer: TF 1.15's SDCA (SdcaModel on tensorflow-estimator's, TF 1.15's rules; the library's
+# SparseFeatureColumn, unchanged) and contrib.learn.SVM on the contrib.learn Estimator and binary_svm_head.
+_serve("linear_optimizer", "tf1clip.contrib.linear_optimizer.sdca_ops:", "SdcaModel")
+_serve("linear_optimizer", "tf1clip.contrib.linear_optimizer.sdca_optimizer:", "SDCAOptimizer")
+SERVED["tf.contrib.linear_optimizer.SparseFeatureColumn"] = (
+    "tensorflow_estimator.python.estimator.canned.linear_optimizer.python.utils.sdca_ops:_SparseFeatureColumn")
+_serve("learn", "tf1clip.contrib.learn.svm:", "SVM")
+# contrib.factorization's GMM and WALS: TF 1.15's graphs and contrib.learn Estimators, ported (WALS's two
+# custom kernels composed from TF ops).
+_serve("factorization", "tf1clip.contrib.factorization_gmm:", "GMM GmmAlgorithm gmm")
+_serve("factorization", "tf1clip.contrib.factorization_wals:", "WALSModel WALSMatrixFactorization")
+# contrib.quantization: TF 1.15's three array ops (tf.raw_ops under TF 1.15's signatures), their module, and the two
+# API-export decorators its `import *` leaked (TensorFlow's own).
+_serve("quantization", "tf1clip.contrib.quantization:", "quantize_v2 dequantize quantized_concat")
+SERVED["tf.contrib.quantization.quantized_array_ops"] = "tf1clip.contrib.quantization:"
+SERVED["tf.contrib.quantization.tf_export"] = "tensorflow.python.util.tf_export:tf_export"
+SERVED["tf.contrib.quantization.deprecated_endpoints"] = "tensorflow.python.util.deprecation:deprecated_endpoints"
+# contrib.checkpoint's own helpers (TF 1.15's code), contrib.distribute's step functions (TensorFlow's step_fn,
+# TF 1.15's module), contrib.predictor's contrib.learn path.
+_serve("checkpoint", "tf1clip.contrib.checkpoint_extra:", """
+    NumpyState UniqueNameTracker dot_graph_from_checkpoint split_dependency""")
+_serve("distribute", "tensorflow.python.distribute.step_fn:", "Step StandardInputStep StandardSingleLossStep")
+_serve("predictor", "tf1clip.contrib.predictor:", "from_contrib_estimator")
+_serve("optimizer_v2", "tf1clip.contrib.optimizer_v2_base:", "OptimizerV2")  # TF 1.15's base class, ported
+_serve("distributions", "tf1clip.contrib.distributions.vector_diffeomixture:", """
+    VectorDiffeomixture quadrature_scheme_softmaxnormal_gauss_hermite quadrature_scheme_softmaxnormal_quantiles""")
+# contrib.learn.DynamicRnnEstimator: TF 1.15's model_fn (dynamic_rnn + fully_connected + optimize_loss) ported.
+_serve("learn", "tf1clip.contrib.learn.dynamic_rnn_estimator:", "DynamicRnnEstimator")
+# contrib.training's sequence state saver (TF 1.15's code on TensorFlow's Barrier and FIFOQueue).
+_serve("training", "tf1clip.contrib.training_state_saver:",
+       "SequenceQueueingStateSaver NextQueuedSequenceBatch batch_sequences_with_states")
 SERVED["tf.contrib.training.FeedingQueueRunner"] = (  # TF 1.15 re-exported the estimator library's class
     "tensorflow_estimator.python.estimator.inputs.queues.feeding_queue_runner:_FeedingQueueRunner")
 
@@ -938,7 +994,6 @@ UNSUPPORTED = {
     "tf.contrib.memory_stats.BytesLimit": ("no successor: TensorFlow 2.21 does not expose a GPU allocator's limit "
         "(tf.config.experimental.get_memory_info('GPU:0') gives the current and peak bytes)"),
     "tf.contrib.proto": "tf.io.decode_proto / tf.io.encode_proto",
-    "tf.contrib.quantization": "tf.quantization (quantize, dequantize, quantized_concat)",
     "tf.contrib.reduce_slice_ops": ("tf.math.segment_sum / segment_prod / segment_min / "
         "segment_max over slice ids"),
     "tf.contrib.remote_fused_graph": ("no successor: remote fused-graph execution (Hexagon DSP) "
@@ -954,12 +1009,6 @@ UNSUPPORTED = {
     "tf.contrib.batching": "TensorFlow Serving's batching",
     "tf.contrib.boosted_trees": "TensorFlow Decision Forests (tensorflow-decision-forests)",
     "tf.contrib.checkpoint": "tf.train.Checkpoint",
-    "tf.contrib.checkpoint.NumpyState": ("keep the arrays in tf.Variables (or a tf.train.Checkpoint-tracked "
-                                         "PythonState subclass)"),
-    "tf.contrib.checkpoint.UniqueNameTracker": "a tf.Module (or AutoTrackable) with uniquely named attributes",
-    "tf.contrib.checkpoint.dot_graph_from_checkpoint": ("tf.train.load_checkpoint(path).get_tensor("
-                                                        "'_CHECKPOINTABLE_OBJECT_GRAPH') and the proto"),
-    "tf.contrib.checkpoint.split_dependency": "a custom tf.train.Checkpoint-tracked object (Trackable subclass)",
     "tf.contrib.cloud": "tf.io.gfile with gs:// paths",
     "tf.contrib.cluster_resolver": "tf.distribute.cluster_resolver",
     "tf.contrib.compiler": "tf.function(jit_compile=True)",
@@ -978,10 +1027,6 @@ UNSUPPORTED = {
                               "functions on it)"),
     "tf.contrib.distribute.MultiWorkerAllReduce": (
         "tf.distribute.experimental.MultiWorkerMirroredStrategy (its all-reduce specs went with TF 2)"),
-    "tf.contrib.distribute.Step": "a tf.function / session step calling strategy.run (experimental_run_v2)",
-    "tf.contrib.distribute.StandardInputStep": "strategy.experimental_distribute_dataset + strategy.run",
-    "tf.contrib.distribute.StandardSingleLossStep": (
-        "strategy.run(step_fn) with the optimizer's minimize inside step_fn"),
     "tf.contrib.distributions": "tensorflow-probability 0.25's tfp.distributions",
     "tf.contrib.distributions.bijectors.Weibull": "tfp.bijectors.WeibullCDF (renamed)",
     "tf.contrib.eager": "TensorFlow 2 runs eagerly by default (tf.function, tf.GradientTape)",
@@ -1002,24 +1047,12 @@ UNSUPPORTED = {
     # The old (pre-tf.feature_column) columns are served (contrib.layers.feature_column); these had no
     # successor in tf.feature_column.
     "tf.contrib.layers.feature_column": (
-        "tf.compat.v1.feature_column (tf1clip serves the first feature-column API's constructors on it; "
-        "its column classes, DataFrameColumn and the placeholder helpers are gone)"),
-    "tf.contrib.layers.scattered_embedding_column": (
-        "tf.compat.v1.feature_column.embedding_column of a categorical_column_with_hash_bucket"),
-    "tf.contrib.layers.weighted_sum_from_feature_columns": "tf.compat.v1.feature_column.linear_model",
-    "tf.contrib.layers.joint_weighted_sum_from_feature_columns": (
-        "tf.compat.v1.feature_column.linear_model"),
-    "tf.contrib.layers.sequence_input_from_feature_columns": (
-        "tf.keras.experimental.SequenceFeatures with tf.feature_column.sequence_* columns"),
+        "tf.compat.v1.feature_column (tf1clip serves the first feature-column API's constructors and helpers "
+        "on it; its column classes and DataFrameColumn, which needed contrib.learn's pandas dataframes, are gone)"),
     "tf.contrib.learn": ("tf.estimator (served from tensorflow-estimator 2.15); tf1clip serves "
                          "contrib.learn's Estimator / SKCompat / canned DNN and linear estimators / "
                          "Experiment / learn_runner / RunConfig / monitors, io, heads, graph_actions and "
                          "export utilities on it; what is left went with TF 2.0"),
-    "tf.contrib.learn.DynamicRnnEstimator": ("a tf.estimator.Estimator whose model_fn runs "
-                                            "tf.compat.v1.nn.dynamic_rnn"),
-    "tf.contrib.learn.SVM": ("no successor in tf.estimator: a LinearClassifier with a hinge loss in "
-                             "a model_fn (tf.compat.v1.losses.hinge_loss)"),
-    "tf.contrib.linear_optimizer": "tf.compat.v1.train optimizers on a linear model",
     "tf.contrib.lookup": "tf.lookup",
     "tf.contrib.losses": "tf.compat.v1.losses (labels come before predictions there)",
     "tf.contrib.metrics": "tf.compat.v1.metrics (streaming_<m> became tf.compat.v1.metrics.<m>)",
@@ -1028,11 +1061,10 @@ UNSUPPORTED = {
     "tf.contrib.nccl": "tf.distribute.NcclAllReduce",
     "tf.contrib.nn": "tf.nn",
     "tf.contrib.opt": "tf.compat.v1.train optimizers, or Keras optimizers",
-    "tf.contrib.optimizer_v2": ("tf.compat.v1.train optimizers (tf1clip serves contrib.optimizer_v2's six), "
-                                "or tf.keras.optimizers"),
-    "tf.contrib.predictor": "tf.saved_model.load (tf1clip serves from_saved_model and from_estimator)",
-    "tf.contrib.predictor.from_contrib_estimator": (
-        "tf.contrib.predictor.from_saved_model of the estimator's export_savedmodel"),
+    "tf.contrib.optimizer_v2": ("tf.compat.v1.train optimizers (tf1clip serves contrib.optimizer_v2's six and "
+                                "the OptimizerV2 base), or tf.keras.optimizers"),
+    "tf.contrib.predictor": ("tf.saved_model.load (tf1clip serves from_saved_model, from_estimator and "
+                             "from_contrib_estimator)"),
     "tf.contrib.rnn": "tf.compat.v1.nn.rnn_cell",
     "tf.contrib.seq2seq.BaseDecoder": _SEQ2SEQ_V2 % "tf.contrib.seq2seq.Decoder",
     "tf.contrib.seq2seq.BasicDecoderV2": _SEQ2SEQ_V2 % "tf.contrib.seq2seq.BasicDecoder",
@@ -1060,9 +1092,6 @@ UNSUPPORTED = {
     **{"tf.contrib.tpu." + name: ("tf.tpu.experimental.Topology / DeviceAssignment: TensorFlow 2.21's describe a "
                                   "4-D mesh (x, y, z, core), TF 1.15's a 3-D one, so TF 1.15's calls do not carry over")
        for name in ("Topology", "DeviceAssignment", "device_assignment")},
-    "tf.contrib.training.batch_sequences_with_states": (
-        "tf.compat.v1.nn.static_state_saving_rnn with your own state saver, or a Keras stateful RNN "
-        "fed by tf.data (the SequenceQueueingStateSaver is gone)"),
 }
 
 
@@ -1122,6 +1151,9 @@ MODULE_ALIASES = {
     "tf.contrib.slim.embedding_ops": "tf.contrib.layers",
     "tf.contrib.slim.encoders": "tf.contrib.layers",
     "tf.contrib.slim.contrib_sparse_ops": "tf.contrib.layers",
+    "tf.contrib.slim.target_column": "tf.contrib.layers.target_column",
+    "tf.contrib.slim.sparse_feature_cross_op": "tf.contrib.layers.sparse_feature_cross_op",
+    "tf.contrib.slim.loader": "tf.contrib.util.loader",
 }
 
 

@@ -6,7 +6,7 @@ tracking classes under their 1.x names: `Checkpointable` is `AutoTrackable`, `Ch
 tracked data structures, `PythonStateWrapper` is `PythonState`, `CheckpointManager` is `tf.train.CheckpointManager`,
 and `capture_dependencies`, `list_objects`, `object_metadata` the checkpoint utilities (`catalog.SERVED`; the
 same objects, so checkpoints keep their keys). Contrib's own `NumpyState`, `UniqueNameTracker`,
-`dot_graph_from_checkpoint` and `split_dependency` are not provided (a clear error with the replacement).
+`dot_graph_from_checkpoint` and `split_dependency` are TF 1.15's code in tf1clip.contrib.checkpoint_extra.
 """
 
 from tf1clip.contrib import catalog

@@ -7,7 +7,8 @@ made the same updates: `tf.compat.v1.train.<name>` is served for them (catalog.S
 its `rms` slot started at `epsilon` (not 1) and epsilon was no longer added to the denominator, so
 `RMSPropOptimizer` here is the v1 optimizer with those two changes. All six are checked against TF 1.15 by
 tests/oracle/test_contrib_optimizer_v2_oracle.py. The OptimizerV2 base class itself (hyper-parameters
-re-settable per call, `_create_vars`) is not served.
+re-evaluated per step, `_create_vars(var_list, state)`, `_apply_dense(grad, var, state)`) is TF 1.15's code in
+tf1clip.contrib.optimizer_v2_base, for scripts that subclass it (the six here are not its subclasses).
 """
 
 import tensorflow as tf

@@ -7,7 +7,9 @@ Place in the data flow (DESIGN.md): tf.compat.v1 saved_model loader / tf.estimat
 default) into its own graph and session; `from_estimator(estimator, serving_input_receiver_fn, output_key)`
 builds the estimator's PREDICT graph for the receiver and restores its latest checkpoint. Either way the
 predictor maps a dict of inputs (the signature's input keys) to a dict of numpy outputs, through
-`feed_tensors` / `fetch_tensors`. `from_contrib_estimator` (contrib.learn's InputFnOps path) is not served.
+`feed_tensors` / `fetch_tensors`. `from_contrib_estimator(estimator, prediction_input_fn, ...)` does the same
+for a contrib.learn Estimator (tf1clip.contrib.learn's, custom model_fn) and an `InputFnOps` input function:
+the feeds are the InputFnOps' default inputs, the fetches the ModelFnOps' output alternative (or predictions).
 One deliberate difference: a `signature_def_key` the SavedModel lacks is a ValueError naming the signatures
 there (TF 1.15 indexed the protobuf map, which made an empty signature and a predictor with nothing to feed).
 """
@@ -111,6 +113,39 @@ class CoreEstimatorPredictor(Predictor):
                            for k, v in signature_def.outputs.items()}
 
 
+class ContribEstimatorPredictor(Predictor):
+  """A Predictor of a contrib.learn Estimator's INFER graph for an InputFnOps, from its latest checkpoint."""
+
+  def __init__(self, estimator, prediction_input_fn, input_alternative_key=None, output_alternative_key=None,
+               graph=None, config=None):
+    # pylint: disable-next=import-outside-toplevel
+    import tf1clip.contrib.learn.utils.saved_model_export_utils as export_utils
+    self._graph = graph or tf.Graph()
+    with self._graph.as_default():
+      input_fn_ops = prediction_input_fn()
+      model_fn_ops = _contrib_predict_ops(estimator, input_fn_ops.features)
+      checkpoint_path = tf.train.latest_checkpoint(estimator.model_dir)
+      self._session = V1.train.MonitoredSession(session_creator=V1.train.ChiefSessionCreator(
+          config=config, checkpoint_filename_with_path=checkpoint_path))
+    input_alternative_key = input_alternative_key or export_utils.DEFAULT_INPUT_ALTERNATIVE_KEY
+    input_alternatives, _ = export_utils.get_input_alternatives(input_fn_ops)
+    self._feed_tensors = input_alternatives[input_alternative_key]
+    output_alternatives, output_alternative_key = export_utils.get_output_alternatives(
+        model_fn_ops, output_alternative_key)
+    _, self._fetch_tensors = output_alternatives[output_alternative_key]
+
+
+def _contrib_predict_ops(estimator, features):
+  """TF 1.15's `Estimator._get_predict_ops(features)`: the model_fn's INFER ModelFnOps (label placeholders)."""
+  import tf1clip.contrib.learn.estimator as learn_estimator  # pylint: disable=import-outside-toplevel
+  if not isinstance(estimator, learn_estimator.Estimator):
+    raise TypeError("tf1clip's from_contrib_estimator serves a tf.contrib.learn.Estimator built on a model_fn; "
+                    "got %s. Export it with export_savedmodel and use from_saved_model (or from_estimator for a "
+                    "tf.estimator.Estimator)." % type(estimator).__name__)
+  labels = learn_estimator._placeholders(estimator._labels_info)  # pylint: disable=protected-access
+  return estimator._call_model_fn(features, labels, learn_estimator.ModeKeys.INFER)  # pylint: disable=protected-access
+
+
 def from_saved_model(export_dir, signature_def_key=None, signature_def=None, input_names=None,
                      output_names=None, tags=None, graph=None, config=None):
   """A Predictor of the SavedModel at `export_dir`."""
@@ -123,6 +158,17 @@ def from_estimator(estimator, serving_input_receiver_fn, output_key=None, graph=
   """A Predictor of a tf.estimator.Estimator (its latest checkpoint) for a serving receiver."""
   return CoreEstimatorPredictor(estimator, serving_input_receiver_fn, output_key=output_key,
                                 graph=graph, config=config)
+
+
+def from_contrib_estimator(estimator, prediction_input_fn, input_alternative_key=None, output_alternative_key=None,
+                           graph=None, config=None):
+  """A Predictor of a tf.contrib.learn.Estimator (its latest checkpoint) for an InputFnOps input function."""
+  if hasattr(estimator, "model_fn") and not hasattr(estimator, "_call_model_fn") and hasattr(
+      estimator, "export_saved_model") and not hasattr(estimator, "_core_estimator"):
+    raise TypeError("Expected estimator to be of type tf.contrib.learn.Estimator, but got type "
+                    "tf.python.estimator.Estimator. You likely want to call from_estimator.")
+  return ContribEstimatorPredictor(estimator, prediction_input_fn, input_alternative_key=input_alternative_key,
+                                   output_alternative_key=output_alternative_key, graph=graph, config=config)
 
 
 __getattr__ = catalog.missing_attribute_hook("tf.contrib.predictor")

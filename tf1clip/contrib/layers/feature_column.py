@@ -13,6 +13,9 @@ are the new ones (`.name`, not `.column_name`), and the variables they create ar
 `input_from_feature_columns/<column>_embedding/weights`), so a TF 1.15 checkpoint of an embedding column
 does not restore by name. A sparse column's `combiner` was used only by linear models; it is kept
 (`combiner_of`) and the contrib.learn linear estimators pass it on as `sparse_combiner`.
+`scattered_embedding_column` (no successor in tf.feature_column) is TF 1.15's column, built as a
+tf.compat.v1.feature_column dense column on embedding_ops.scattered_embedding_lookup_sparse;
+`make_place_holder_tensors_for_base_features` is TF 1.15's, on the columns' parse spec.
 """
 
 import numpy as np
@@ -234,4 +237,90 @@ def input_from_feature_columns(columns_to_tensors, feature_columns, weight_colle
                              weight_collections=weight_collections, trainable=trainable)
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.layers.feature_column")
+def make_place_holder_tensors_for_base_features(feature_columns):
+  """{feature: placeholder} for the columns' base features (a sparse placeholder for a VarLenFeature)."""
+  import tensorflow.compat.v1 as tf  # pylint: disable=import-outside-toplevel
+  placeholders = {}
+  for column_name, column_type in create_feature_spec_for_parsing(feature_columns).items():
+    if isinstance(column_type, tf.io.VarLenFeature):
+      placeholders[column_name] = tf.sparse_placeholder(column_type.dtype,
+                                                        name="Placeholder_{}".format(column_name))
+    else:
+      placeholders[column_name] = tf.placeholder(column_type.dtype, shape=(None, column_type.shape[0]),
+                                                 name="Placeholder_{}".format(column_name))
+  return placeholders
+
+
+def scattered_embedding_column(column_name, size, dimension, hash_key, combiner="mean", initializer=None):
+  """An embedding of a string feature by parameter hashing: each component at `fingerprint(i, value) % size`."""
+  if (dimension < 1) or (size < 1):
+    raise ValueError("Dimension and size must be greater than 0. dimension: {}, size: {}, column_name: {}".format(
+        dimension, size, column_name))
+  if combiner not in ("mean", "sqrtn", "sum"):
+    raise ValueError("Combiner must be one of 'mean', 'sqrtn' or 'sum'. combiner: {}, column_name: {}".format(
+        combiner, column_name))
+  return _scattered_embedding_column_class()(column_name, size, dimension, hash_key, combiner, initializer)
+
+
+_SCATTERED = []
+
+
+def _scattered_embedding_column_class():
+  """TF 1.15's _ScatteredEmbeddingColumn, as a tf.compat.v1.feature_column dense column (built on first use)."""
+  if _SCATTERED:
+    return _SCATTERED[0]
+  import collections  # pylint: disable=import-outside-toplevel
+  import tensorflow.compat.v1 as tf  # pylint: disable=import-outside-toplevel
+  import tf_slim  # pylint: disable=import-outside-toplevel
+  from tensorflow.python.feature_column import feature_column as fc_old  # pylint: disable=import-outside-toplevel
+
+  import tf1clip.contrib.layers.embedding_ops as embedding_ops  # pylint: disable=import-outside-toplevel
+
+  class _ScatteredEmbeddingColumn(
+      fc_old._DenseColumn,  # pylint: disable=protected-access
+      collections.namedtuple("_ScatteredEmbeddingColumn",
+                             ["column_name", "size", "dimension", "hash_key", "combiner", "initializer"])):
+    """See `scattered_embedding_column`."""
+
+    def __new__(cls, column_name, size, dimension, hash_key, combiner="sqrtn", initializer=None):
+      if initializer is not None and not callable(initializer):
+        raise ValueError("initializer must be callable if specified. column_name: {}".format(column_name))
+      if initializer is None:
+        initializer = tf.truncated_normal_initializer(mean=0.0, stddev=0.1)
+      return super(_ScatteredEmbeddingColumn, cls).__new__(cls, column_name, size, dimension, hash_key,
+                                                           combiner, initializer)
+
+    @property
+    def name(self):
+      return "{}_scattered_embedding".format(self.column_name)
+
+    @property
+    def config(self):
+      return {self.column_name: tf.io.VarLenFeature(tf.string)}
+
+    @property
+    def _parse_example_spec(self):
+      return self.config
+
+    def _transform_feature(self, inputs):
+      return inputs.get(self.column_name)
+
+    @property
+    def _variable_shape(self):
+      return _tf.TensorShape([self.dimension])
+
+    def _get_dense_tensor(self, inputs, weight_collections=None, trainable=None):
+      input_tensor = inputs.get(self)
+      embeddings = tf_slim.model_variable("weights", shape=[self.size], dtype=tf.float32,
+                                          initializer=self.initializer, trainable=trainable is not False,
+                                          collections=weight_collections)
+      return embedding_ops.scattered_embedding_lookup_sparse(embeddings, input_tensor, self.dimension,
+                                                             hash_key=self.hash_key, combiner=self.combiner,
+                                                             name="lookup")
+
+  _SCATTERED.append(_ScatteredEmbeddingColumn)
+  return _ScatteredEmbeddingColumn
+
+
+__getattr__ = catalog.missing_attribute_hook("tf.contrib.layers.feature_column",
+                                             lazy=catalog.served("tf.contrib.layers.feature_column"))

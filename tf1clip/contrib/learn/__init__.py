@@ -21,7 +21,9 @@ Provided:
 - `utils` (export signature functions, serving input_fns, ExportStrategy makers), `ExportStrategy`,
   `graph_actions` (train / evaluate / infer / run_feeds / run_n, re-exported here), `Evaluable`, `Trainable`,
   `TaskType`.
-The rest (DynamicRnnEstimator, SVM, ...) raises ContribNotProvidedError naming what to use instead.
+- `SVM` (contrib.learn.svm: a linear SVM, binary_svm_head trained by contrib.linear_optimizer's SDCA).
+DynamicRnnEstimator is TF 1.15's model_fn (dynamic_rnn_estimator, with rnn_common). The rest raises
+ContribNotProvidedError naming what to use instead.
 """
 
 from tf1clip.contrib import catalog
@@ -30,6 +32,7 @@ from tf1clip.contrib.learn import preprocessing
 # The submodules the lazily served names live in, imported here (cheap: TensorFlow is imported inside
 # their functions) so that `from tf1clip.contrib.learn import X` never reaches the missing-name hook.
 from tf1clip.contrib.learn import canned  # noqa: F401
+from tf1clip.contrib.learn import dynamic_rnn_estimator  # noqa: F401
 from tf1clip.contrib.learn import estimator  # noqa: F401
 from tf1clip.contrib.learn import evaluable  # noqa: F401
 from tf1clip.contrib.learn import export_strategy  # noqa: F401
@@ -45,6 +48,7 @@ from tf1clip.contrib.learn import models  # noqa: F401
 from tf1clip.contrib.learn import monitors  # noqa: F401
 from tf1clip.contrib.learn import ops  # noqa: F401
 from tf1clip.contrib.learn import run_config  # noqa: F401
+from tf1clip.contrib.learn import svm  # noqa: F401
 from tf1clip.contrib.learn import trainable  # noqa: F401
 from tf1clip.contrib.learn import utils  # noqa: F401
 from tf1clip.contrib.learn.estimator import ModeKeys

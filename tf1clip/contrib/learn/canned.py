@@ -10,6 +10,9 @@ estimator TF made its successor: the same network, initializers, default optimiz
 wide-and-deep ones, where tf.estimator's own default is 0.005), and the loss TF 1.15's
 heads trained on (the mean over the batch: `loss_reduction=SUM_OVER_BATCH_SIZE`). `gradient_clip_norm` wraps
 the optimizer in tf1clip's `clip_gradients_by_norm` (the global norm, as TF 1.15's `optimize_loss` clipped).
+`LinearClassifier` / `LinearRegressor` also take TF 1.15's `tf.contrib.linear_optimizer.SDCAOptimizer` as
+`optimizer`: it becomes tf.estimator's `LinearSDCA` (the same SDCA step; TF 1.15's max(l2, 1.0) and partitioner
+passed on), with TF 1.15's checks (binary classification, label_dimension 1, no centered bias).
 What a user sees stays TF 1.15's: `fit / evaluate / predict(x=, y=)`, `predict` of a classifier yields
 class ids (`predict_proba` the probabilities), of a regressor the scores; `evaluate` has TF 1.15's keys
 (`loss` is the mean loss per example; a binary classifier's `auc`, `labels/actual_label_mean`,
@@ -59,6 +62,25 @@ def _optimizer(optimizer, default, learning_rate, gradient_clip_norm):
       return instance
     return optimizer_lib.clip_gradients_by_norm(instance, gradient_clip_norm)
   return make
+
+
+def _sdca(optimizer):
+  """tf.estimator's LinearSDCA for TF 1.15's contrib.linear_optimizer.SDCAOptimizer, else None.
+
+  The same SDCA step (tensorflow-estimator's SDCA model is TF 1.15's code); TF 1.15's solver ran with
+  max(l2, 1.0), the estimator's with l2 as given, so the l2 is passed as TF 1.15 used it. TF 1.15's estimators
+  ignored gradient_clip_norm with SDCA; so do these.
+  """
+  if type(optimizer).__name__ != "SDCAOptimizer":
+    return None
+  import tf1clip.contrib.linear_optimizer.sdca_optimizer as sdca_optimizer  # pylint: disable=import-outside-toplevel
+  if not isinstance(optimizer, sdca_optimizer.SDCAOptimizer):
+    return None
+  return _api().experimental.LinearSDCA(
+      example_id_column=optimizer.example_id_column, num_loss_partitions=optimizer.num_loss_partitions,
+      num_table_shards=optimizer.num_table_shards,
+      symmetric_l1_regularization=optimizer.symmetric_l1_regularization,
+      symmetric_l2_regularization=max(optimizer.symmetric_l2_regularization, 1.0), adaptive=optimizer.adaptive)
 
 
 def _refuse(function, **options):
@@ -287,16 +309,23 @@ class LinearClassifier(_Classifier):
   def __init__(self, feature_columns, model_dir=None, n_classes=2, weight_column_name=None,
                optimizer=None, gradient_clip_norm=None, enable_centered_bias=False,
                _joint_weight=False, config=None, feature_engineering_fn=None, label_keys=None):
+    sdca = _sdca(optimizer)
+    if sdca is not None:  # TF 1.15's checks for SDCA
+      if enable_centered_bias:
+        raise ValueError("enable_centered_bias is not supported with SDCA")
+      assert not _joint_weight, "_joint_weight is incompatible with the SDCAOptimizer"
+      assert n_classes == 2, "SDCA only applies to binary classification."
     _refuse("LinearClassifier", enable_centered_bias=enable_centered_bias,
             _joint_weight=_joint_weight)
     columns = _columns(feature_columns, "feature_columns", "LinearClassifier")
-    opt = _optimizer(optimizer, "Ftrl", _linear_learning_rate(len(columns)), gradient_clip_norm)
+    opt = sdca or _optimizer(optimizer, "Ftrl", _linear_learning_rate(len(columns)), gradient_clip_norm)
 
     def build(model_dir, config):
       return _api().LinearClassifier(
           feature_columns=columns, model_dir=model_dir, n_classes=n_classes,
           weight_column=weight_column_name, label_vocabulary=label_keys, optimizer=opt,
-          config=config, loss_reduction=_mean_loss(), sparse_combiner=_sparse_combiner(columns))
+          config=config, loss_reduction=_mean_loss(), sparse_combiner=_sparse_combiner(columns),
+          partitioner=optimizer.partitioner if sdca else None)
     super(LinearClassifier, self).__init__(model_dir, config, feature_engineering_fn, build,
                                            n_classes=n_classes, label_keys=label_keys)
 
@@ -307,16 +336,24 @@ class LinearRegressor(_Regressor):
   def __init__(self, feature_columns, model_dir=None, weight_column_name=None, optimizer=None,
                gradient_clip_norm=None, enable_centered_bias=False, label_dimension=1,
                _joint_weights=False, config=None, feature_engineering_fn=None):
+    sdca = _sdca(optimizer)
+    if sdca is not None:  # TF 1.15's checks for SDCA
+      if enable_centered_bias:
+        enable_centered_bias = False
+        _tf.compat.v1.logging.warning("centered_bias is not supported with SDCA, please disable it explicitly.")
+      assert label_dimension == 1, "SDCA only applies for label_dimension=1."
+      assert not _joint_weights, "_joint_weights is incompatible with SDCAOptimizer."
     _refuse("LinearRegressor", enable_centered_bias=enable_centered_bias,
             _joint_weights=_joint_weights)
     columns = _columns(feature_columns, "feature_columns", "LinearRegressor")
-    opt = _optimizer(optimizer, "Ftrl", _linear_learning_rate(len(columns)), gradient_clip_norm)
+    opt = sdca or _optimizer(optimizer, "Ftrl", _linear_learning_rate(len(columns)), gradient_clip_norm)
 
     def build(model_dir, config):
       return _api().LinearRegressor(
           feature_columns=columns, model_dir=model_dir, label_dimension=label_dimension,
           weight_column=weight_column_name, optimizer=opt, config=config,
-          loss_reduction=_mean_loss(), sparse_combiner=_sparse_combiner(columns))
+          loss_reduction=_mean_loss(), sparse_combiner=_sparse_combiner(columns),
+          partitioner=optimizer.partitioner if sdca else None)
     super(LinearRegressor, self).__init__(model_dir, config, feature_engineering_fn, build,
                                           label_dimension=label_dimension)
 
