@@ -955,6 +955,16 @@ _serve("learn", "tf1clip.contrib.learn.dynamic_rnn_estimator:", "DynamicRnnEstim
 # contrib.training's sequence state saver (TF 1.15's code on TensorFlow's Barrier and FIFOQueue).
 _serve("training", "tf1clip.contrib.training_state_saver:",
        "SequenceQueueingStateSaver NextQueuedSequenceBatch batch_sequences_with_states")
+_serve("constrained_optimization", "tf1clip.contrib.constrained_optimization.candidates:",
+       "find_best_candidate_distribution find_best_candidate_index")
+_serve("constrained_optimization", "tf1clip.contrib.constrained_optimization.constrained_minimization_problem:",
+       "ConstrainedMinimizationProblem")
+_serve("constrained_optimization", "tf1clip.contrib.constrained_optimization.constrained_optimizer:",
+       "ConstrainedOptimizer")
+_serve("constrained_optimization", "tf1clip.contrib.constrained_optimization.external_regret_optimizer:",
+       "AdditiveExternalRegretOptimizer")
+_serve("constrained_optimization", "tf1clip.contrib.constrained_optimization.swap_regret_optimizer:",
+       "AdditiveSwapRegretOptimizer MultiplicativeSwapRegretOptimizer")
 SERVED["tf.contrib.training.FeedingQueueRunner"] = (  # TF 1.15 re-exported the estimator library's class
     "tensorflow_estimator.python.estimator.inputs.queues.feeding_queue_runner:_FeedingQueueRunner")
 
@@ -983,8 +993,6 @@ _SEQ2SEQ_V2 = ("the TF1 graph-mode class %s (provided; TF 1.15's Keras-layer V2 
 # Dotted name or prefix -> what to use instead. `explain` uses the longest matching prefix.
 UNSUPPORTED = {
     # contrib modules TF 1.15 had that tf1clip does not serve: the successor, or why there is none
-    "tf.contrib.constrained_optimization": ("the tensorflow-constrained-optimization package (tfco), its "
-        "successor"),
     "tf.contrib.deprecated": ("tf.compat.v1.summary.scalar / histogram / image / audio / "
         "merge_all (the pre-1.0 summary names)"),
     "tf.contrib.ffmpeg": ("tf.audio.decode_wav / encode_wav, or tensorflow-io's audio "
