@@ -174,6 +174,7 @@ def run_batch(parts_file, snippet_limit=240):
     except BaseException:  # pylint: disable=broad-except  (SystemExit included: run that snippet alone)
       traceback.print_exc()  # in the side's output, for whoever reads why the snippet ran alone
       batch[name] = None
+    print("run_batch: %s %.1f s" % (name, time.time() - current["since"]), flush=True)
     current.update(name=None, since=None)
   _os.chdir(root)
   report_batch()
