@@ -24,43 +24,23 @@ grad variables after the division and applies the means, TF 1.15's usual result,
 
 import tensorflow as tf
 
-GLOBAL_VARIABLE_NAME = "global_center_variable"
+import tf1clip.contrib.opt.worker_copies as worker_copies
+
+GLOBAL_VARIABLE_NAME = worker_copies.GLOBAL_VARIABLE_NAME
 GRAD_VARIABLE_NAME = "grad_variable"
 
 _GLOBAL = tf.compat.v1.GraphKeys.GLOBAL_VARIABLES
 _LOCAL = tf.compat.v1.GraphKeys.LOCAL_VARIABLES
 
 
-class AGNCustomGetter(object):
+class AGNCustomGetter(worker_copies.WorkerCopyGetter):
   """Custom getter: local trainable copies and grad sums on `worker_device`, global variables (ps)."""
 
-  def __init__(self, worker_device):
-    self._worker_device = worker_device
-    self._global_map = {}
-    self._grad_map = {}
+  COMPANION = GRAD_VARIABLE_NAME
 
-  def __call__(self, getter, name, trainable, collections, *args, **kwargs):
-    if trainable:
-      with tf.compat.v1.device(self._worker_device):
-        local_var = getter(name, trainable=True, collections=[_LOCAL], *args, **kwargs)
-      # As TF 1.15: reuse=True returns the local copy alone; AUTO_REUSE (not == True) creates the others.
-      if kwargs["reuse"] == True:  # pylint: disable=g-explicit-bool-comparison,singleton-comparison
-        return local_var
-      global_center_variable = getter(name="%s/%s" % (GLOBAL_VARIABLE_NAME, name), trainable=False,
-                                      collections=[_GLOBAL], *args, **kwargs)
-      with tf.compat.v1.device(self._worker_device):
-        grad_variable = getter(name="%s/%s" % (GRAD_VARIABLE_NAME, name), trainable=False,
-                               collections=[_LOCAL], *args, **kwargs)
-      if kwargs["partitioner"] is None:
-        self._grad_map[local_var] = grad_variable
-        self._global_map[local_var] = global_center_variable
-      else:
-        for part, grad_part, global_part in zip(list(local_var), list(grad_variable),
-                                                list(global_center_variable)):
-          self._grad_map[part] = grad_part
-          self._global_map[part] = global_part
-      return local_var
-    return getter(name, trainable=trainable, collections=collections, *args, **kwargs)
+  @property
+  def _grad_map(self):
+    return self._companion_map
 
 
 class AGNOptimizer(tf.compat.v1.train.Optimizer):

@@ -24,43 +24,26 @@ centers under the trained variables' names.
 
 import tensorflow as tf
 
+import tf1clip.contrib.opt.worker_copies as worker_copies
+
 LOCAL_VARIABLE_NAME = "local_center_variable"
-GLOBAL_VARIABLE_NAME = "global_center_variable"
+GLOBAL_VARIABLE_NAME = worker_copies.GLOBAL_VARIABLE_NAME
 GLOBAL_STEP = "global_step"
 
 _GLOBAL = tf.compat.v1.GraphKeys.GLOBAL_VARIABLES
 _LOCAL = tf.compat.v1.GraphKeys.LOCAL_VARIABLES
 
 
-class ElasticAverageCustomGetter(object):
+class ElasticAverageCustomGetter(worker_copies.WorkerCopyGetter):
   """Custom getter: local trainable copies on `worker_device`, global centers (ps) and local centers (worker)."""
 
-  def __init__(self, worker_device):
-    self._worker_device = worker_device
-    self._local_map = {}
-    self._global_map = {}
+  COMPANION = LOCAL_VARIABLE_NAME
 
-  def __call__(self, getter, name, trainable, collections, *args, **kwargs):
-    if trainable:
-      with tf.compat.v1.device(self._worker_device):
-        local_var = getter(name, trainable=True, collections=[_LOCAL], *args, **kwargs)
-      # As TF 1.15: reuse=True returns the local copy alone; AUTO_REUSE (not == True) creates the centers.
-      if kwargs["reuse"] == True:  # pylint: disable=g-explicit-bool-comparison,singleton-comparison
-        return local_var
-      global_center_variable = getter(name="%s/%s" % (GLOBAL_VARIABLE_NAME, name), trainable=False,
-                                      collections=[_GLOBAL], *args, **kwargs)
-      with tf.compat.v1.device(self._worker_device):
-        local_center_variable = getter(name="%s/%s" % (LOCAL_VARIABLE_NAME, name), trainable=False,
-                                       collections=[_LOCAL], *args, **kwargs)
-      if kwargs["partitioner"] is None:
-        self._local_map[local_var] = local_center_variable
-        self._global_map[local_var] = global_center_variable
-      else:
-        for part, local_part, global_part in zip(list(local_var), list(local_center_variable),
-                                                 list(global_center_variable)):
-          self._local_map[part] = local_part
-          self._global_map[part] = global_part
-      return local_var
+  @property
+  def _local_map(self):
+    return self._companion_map
+
+  def _untrainable(self, getter, name, trainable, collections, *args, **kwargs):
     kwargs["trainable"] = trainable
     kwargs["collections"] = collections
     if _LOCAL in collections:
