@@ -102,6 +102,7 @@ def input_fn():
 for name, kwargs in (("full", dict(initial_clusters=points[[0, 20, 40]].astype(np.float32), use_mini_batch=False)),
                      ("mini", dict(initial_clusters=points[[1, 21, 41]].astype(np.float32),
                                    mini_batch_steps_per_iteration=2)),
+                     ("mini_one", dict(initial_clusters=points[[1, 21, 41]].astype(np.float32))),
                      ("cosine", dict(initial_clusters=points[[2, 22, 42]].astype(np.float32), use_mini_batch=False,
                                      distance_metric=tf.contrib.factorization.COSINE_DISTANCE)),
                      ("plus_plus", dict(random_seed=5, use_mini_batch=False,
@@ -109,14 +110,20 @@ for name, kwargs in (("full", dict(initial_clusters=points[[0, 20, 40]].astype(n
     estimator = tf.contrib.factorization.KMeansClustering(3, model_dir=os.path.join(os.getcwd(), name), **kwargs)
     estimator.train(input_fn, steps=4)
     few = lambda: tf.data.Dataset.from_tensors(points[[0, 25, 50]].astype(np.float32))  # one batch: score ends
-    report("estimator_" + name, [np.sort(estimator.cluster_centers(), axis=0), estimator.score(few),
-                                 sorted(estimator.get_variable_names()),
-                                 np.sort(list(estimator.transform(few))[0]),
+    report("estimator_" + name, [sorted(estimator.get_variable_names()),
                                  len(set(estimator.predict_cluster_index(few)))])
+    report("estimator_values_" + name, [np.sort(estimator.cluster_centers(), axis=0), estimator.score(few),
+                                        np.sort(list(estimator.transform(few))[0])])
 '''
 
 
 @requires_tf115
 def test_lookup_kmeans_nest_and_mode_keys_match_tf115():
   tf115, ours = run_both(SNIPPET)
-  assert_same(tf115, ours, rtol=1e-5, atol=1e-5)
+  racy = ("estimator_values_mini", "estimator_values_mini_one")
+  assert_same(tf115, ours, rtol=1e-5, atol=1e-5, differences=dict.fromkeys(racy, "compared below"))
+  # Mini-batch K-means races in TensorFlow itself (clustering_ops: "there is a race condition here, so we do a
+  # best effort"): eight runs of this case on TF 1.15.5 gave centers up to 0.07 apart and scores up to 4%
+  # apart, and so do eight runs here. The values must agree within that band; full-batch, cosine and k-means++
+  # above agree to 1e-5.
+  assert_same(tf115, ours, rtol=0.05, atol=0.1, keys=racy)
