@@ -1,11 +1,11 @@
-"""Oracle tests: which snippets share one process a side (harness.register_batch), and on which xdist worker.
+"""Oracle tests: which snippets share one process a side (harness.register_batch), and where xdist workers share it.
 
 Every `run_both(...)` call of a test module whose argument is a module-level snippet (a name, or names joined by
 `+`) and that passes no `shared=` folder is registered for the batch, unless the snippet ends its process
 (finish(), os._exit, sys.exit, tf.app.run) or changes process-wide state (eager execution, reset_default_graph, a
-session's device_count, which TensorFlow fixes for the process). The tests of a module with a registered snippet
-join the xdist group "oracle-batch", so that with `--dist loadgroup` (the Makefile's) one worker runs the whole
-batch once.
+session's device_count, which TensorFlow fixes for the process). Under pytest-xdist the workers share one run of
+the batch through a folder beside their pytest temporary folders (harness._shared_batch), so it runs once per
+session however the tests are distributed.
 """
 
 import ast
@@ -48,14 +48,19 @@ def batchable_snippets(module):
 
 def pytest_collection_modifyitems(session, config, items):
   del session, config
-  seen = {}
+  seen = set()
   for item in items:
     module = getattr(item, "module", None)
-    if module is None:
+    if module is None or module.__name__ in seen:
       continue
-    if module.__name__ not in seen:
-      seen[module.__name__] = batchable_snippets(module)
-      for index, snippet in enumerate(seen[module.__name__]):
-        harness.register_batch("%s_%d" % (module.__name__, index), snippet)
-    if seen[module.__name__]:
-      item.add_marker(pytest.mark.xdist_group("oracle-batch"))
+    seen.add(module.__name__)
+    for index, snippet in enumerate(batchable_snippets(module)):
+      harness.register_batch("%s_%d" % (module.__name__, index), snippet)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _shared_batch_folder(request, tmp_path_factory):
+  """Under xdist: <the session's pytest temporary root>/oracle-batch (pytest keeps the last few and removes the
+  rest, as for tmp_path)."""
+  if hasattr(request.config, "workerinput"):
+    harness._BATCH["folder"] = str(tmp_path_factory.getbasetemp().parent / "oracle-batch")  # pylint: disable=protected-access

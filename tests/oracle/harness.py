@@ -86,6 +86,7 @@ class Record(dict):
     super().__init__({k: _decode(v) for k, v in values.items()})
     self.side = side
     self.output = output
+    self.raw = values  # as the side wrote it (JSON), for the batch file other xdist workers read
 
 
 def _decode(value):
@@ -137,7 +138,10 @@ def run(sides, snippet, shared=None, timeout=300):
 # Batching (tests/oracle/conftest.py registers the snippets that may share a process): a process start costs
 # 2-5 s a side, more than most snippets, so the first run_both of a registered snippet runs every registered
 # snippet in one process a side (prelude.run_batch: a fresh graph, Keras session and folder each) and keeps the
-# records; a snippet the batch could not run (it raised, or a side died) runs on its own as before.
+# records; a snippet the batch could not run (it raised, or a side died) runs on its own as before. Under
+# pytest-xdist the batch runs once per test session, not once per worker: the first worker to need it runs it
+# under a file lock and writes the records to a file beside the lock; the others wait for the lock and read
+# that file (the waiting costs nothing: the batch's two processes keep both cores busy meanwhile).
 _BATCH = {"snippets": {}, "records": None}
 BATCH_TIMEOUT = 1800
 
@@ -147,22 +151,51 @@ def register_batch(name, snippet):
   _BATCH["snippets"].setdefault(snippet, name.replace(".", "_"))
 
 
+def batch_folder():
+  """The folder the xdist workers of one test session share the batch in (conftest sets it); None outside xdist."""
+  return _BATCH.get("folder")
+
+
+def _run_batch():
+  """{name: [tf115 raw record, its output, tf1clip raw record, its output]} of the snippets the batch ran."""
+  parts = [[name, snippet] for snippet, name in _BATCH["snippets"].items()]
+  with tempfile.TemporaryDirectory(prefix="oracle-batch-") as tmp:
+    parts_file = os.path.join(tmp, "parts.json")
+    with open(parts_file, "w") as f:
+      json.dump(parts, f)
+    try:
+      tf115, ours = run(("tf115", "tf1clip"), "run_batch(%r)\n" % parts_file, timeout=BATCH_TIMEOUT)
+    except SideFailed:
+      return {}  # every snippet runs on its own
+  ran = {}
+  for name, _ in parts:
+    a, b = tf115.raw.get("__batch__", {}).get(name), ours.raw.get("__batch__", {}).get(name)
+    if a is not None and b is not None:
+      ran[name] = [a, tf115.output, b, ours.output]
+  return ran
+
+
+def _shared_batch(folder):
+  import fcntl  # pylint: disable=import-outside-toplevel  (POSIX; only under xdist)
+  os.makedirs(folder, exist_ok=True)
+  records = os.path.join(folder, "records.json")
+  with open(os.path.join(folder, "lock"), "w") as lock:
+    fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+    if not os.path.exists(records):
+      ran = _run_batch()
+      with open(records + ".part", "w") as f:
+        json.dump(ran, f)
+      os.replace(records + ".part", records)
+    with open(records) as f:
+      return json.load(f)
+
+
 def _batch_records():
   if _BATCH["records"] is None:
-    _BATCH["records"] = {}
-    parts = [[name, snippet] for snippet, name in _BATCH["snippets"].items()]
-    with tempfile.TemporaryDirectory(prefix="oracle-batch-") as tmp:
-      parts_file = os.path.join(tmp, "parts.json")
-      with open(parts_file, "w") as f:
-        json.dump(parts, f)
-      try:
-        tf115, ours = run(("tf115", "tf1clip"), "run_batch(%r)\n" % parts_file, timeout=BATCH_TIMEOUT)
-      except SideFailed:
-        return _BATCH["records"]  # every snippet runs on its own
-    for name, _ in parts:
-      a, b = tf115.get("__batch__", {}).get(name), ours.get("__batch__", {}).get(name)
-      if a is not None and b is not None:
-        _BATCH["records"][name] = (Record("tf115", a, tf115.output), Record("tf1clip", b, ours.output))
+    folder = batch_folder()
+    ran = _shared_batch(folder) if folder else _run_batch()
+    _BATCH["records"] = {name: (Record("tf115", a, a_out), Record("tf1clip", b, b_out))
+                         for name, (a, a_out, b, b_out) in ran.items()}
   return _BATCH["records"]
 
 

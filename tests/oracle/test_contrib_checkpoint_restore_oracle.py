@@ -63,7 +63,7 @@ with tf.Session() as sess:
     for _ in range(3):
         for train in trains:
             sess.run(train)
-    report("continued", {v.op.name: sess.run(v) for v in tf.global_variables()})
+    report("continued", sess.run({v.op.name: v for v in tf.global_variables()}))
 '''
 
 RESTORE_AND_CONTINUE = MODEL + r'''
@@ -73,7 +73,7 @@ with tf.Session() as sess:
     for _ in range(3):
         for train in trains:
             sess.run(train)
-    report("continued", {v.op.name: sess.run(v) for v in tf.global_variables()})
+    report("continued", sess.run({v.op.name: v for v in tf.global_variables()}))
 '''
 
 

@@ -67,7 +67,7 @@ with tf.Session() as sess:
     for step, p in enumerate([1.0, 1.0, 1.0, float("nan"), 1.0, float("inf"), 1.0, 1.0]):
         sess.run([train1, train2, train3], {x: xs, y: ys, poison: p})
         report("scale_%d" % step, sess.run(manager.get_loss_scale()))
-    report("weights", {v.op.name: sess.run(v) for v in tf.trainable_variables()})
+    report("weights", sess.run({v.op.name: v for v in tf.trainable_variables()}))
     report("global_step", sess.run(gs))
     report("counters", sess.run([v for v in tf.global_variables() if v.op.name in ("good_steps", "bad_steps")]))
 '''

@@ -124,7 +124,7 @@ with tf.Session() as sess:
         sess.run(train_frozen)
         counters.append([float(sess.run(train_d)), float(sess.run(train_x))])
     report("stale_counters", counters)
-    report("values", {v.op.name: sess.run(v) for v in tf.global_variables()})
+    report("values", sess.run({v.op.name: v for v in tf.global_variables()}))
     path = swapping.save(sess, ORACLE_SHARED + "/swapped")
     reader = tf.train.load_checkpoint(path)
     report("swapped", {k: reader.get_tensor(k) for k in sorted(reader.get_variable_to_shape_map())})

@@ -78,8 +78,8 @@ def train(key, logits, x, steps=3):
   with tf.Session() as sess:
     init(sess)
     report(key, [sess.run(train_op, {x: X}) for _ in range(steps)] + [sess.run(logits, {x: X})])
-    report(key + "_minmax", {v.op.name: sess.run(v) for v in tf.global_variables()
-                             if v.op.name.endswith(("_quant/min", "_quant/max"))})
+    report(key + "_minmax", sess.run({v.op.name: v for v in tf.global_variables()
+                                      if v.op.name.endswith(("_quant/min", "_quant/max"))}))
 
 def case_graph(key, build, rewrite, run=None):
   with tf.Graph().as_default():
