@@ -190,5 +190,30 @@ def run_batch(parts_file, snippet_limit=240):
   _os._exit(0)
 
 
+def _without_graph_rewrites():
+  """Every tf.Session of the snippet runs without Grappler's graph rewrites (unless ORACLE_GRAPPLER=1).
+
+  The rewrites are TensorFlow's own optimizations, meant to leave every value as it was, and they differ
+  between 1.15 and 2.21 anyway; what is compared is what the libraries build. They cost about 40% of the
+  snippets' run time (each new set of fetches on a big graph is optimized again). A snippet's own config is
+  copied, not changed.
+  """
+  if _os.environ.get("ORACLE_GRAPPLER") == "1":
+    return
+  from tensorflow.core.protobuf import config_pb2  # pylint: disable=g-import-not-at-top
+  from tensorflow.python.client import session as _session  # pylint: disable=g-import-not-at-top
+  original = _session.Session.__init__
+
+  def __init__(self, target="", graph=None, config=None):
+    copied = config_pb2.ConfigProto()
+    if config is not None:
+      copied.CopyFrom(config)
+    copied.graph_options.rewrite_options.disable_meta_optimizer = True
+    original(self, target, graph, copied)
+
+  _session.Session.__init__ = __init__
+
+
+_without_graph_rewrites()
 _atexit.register(_write)
 # ---- the snippet follows ----
