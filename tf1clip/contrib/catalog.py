@@ -466,6 +466,7 @@ _serve("distributions", "tf1clip.contrib.distributions.conditional:", """
     ConditionalDistribution ConditionalTransformedDistribution""")
 _serve("distributions", "tf1clip.contrib.distributions.vector_distributions:", """
     VectorLaplaceDiag VectorExponentialDiag VectorSinhArcsinhDiag""")
+_serve("distributions", "tf1clip.contrib.distributions.estimator:", "estimator_head_distribution_regression")
 SERVED["tf.contrib.distributions.bijectors"] = "tf1clip.contrib.distributions.bijectors:"
 _serve("distributions.bijectors", "tf1clip.contrib.distributions.bijectors:", """
     Affine AffineLinearOperator AffineScalar ConditionalBijector Gumbel Kumaraswamy Ordered ScaleTriL""")
