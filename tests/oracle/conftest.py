@@ -2,8 +2,8 @@
 
 Every `run_both(...)` call of a test module whose argument is a module-level snippet (a name, or names joined by
 `+`) and that passes no `shared=` folder is registered for the batch, unless the snippet ends its process
-(finish(), os._exit, sys.exit, tf.app.run) or changes process-wide state (eager execution, reset_default_graph, a
-session's device_count, which TensorFlow fixes for the process). Under pytest-xdist the workers share one run of
+(finish(), os._exit, sys.exit, tf.app.run) or changes process-wide state (eager execution, resource variables by
+default, reset_default_graph, a session's device_count, which TensorFlow fixes for the process). Under pytest-xdist the workers share one run of
 the batch through a folder beside their pytest temporary folders (harness._shared_batch), so it runs once per
 session however the tests are distributed.
 """
@@ -16,7 +16,7 @@ import pytest
 import harness
 
 _PROCESS_WIDE = ("finish()", "os._exit", "sys.exit", "tf.app.run", "enable_eager_execution", "device_count",
-                 "reset_default_graph", "ORACLE_OUT")
+                 "reset_default_graph", "enable_resource_variables", "ORACLE_OUT")
 
 
 def _names(node):

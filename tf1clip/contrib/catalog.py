@@ -291,7 +291,8 @@ PROVIDED = {
         deprecated_flipped_sparse_softmax_cross_entropy_with_logits
         deprecated_flipped_sigmoid_cross_entropy_with_logits""".split()},
     "tf.contrib.compiler.jit": "tf1clip.contrib.compiler.jit (experimental_jit_scope: TensorFlow's jit_scope)",
-    "tf.contrib.compiler.xla": "tf1clip.contrib.compiler.xla (compile: tf.compat.v1.xla.experimental.compile)",
+    "tf.contrib.compiler.xla": ("tf1clip.contrib.compiler.xla (compile: tf.compat.v1.xla.experimental.compile; "
+                                "estimator_model_fn: TF 1.15's decorator on it)"),
     "tf.contrib.keras.api": "tf1clip.contrib.keras.api (its `keras` is tf.contrib.keras again)",
     "tf.contrib.opt.LazyAdamOptimizer": _PORT + "; a tf.compat.v1.train.AdamOptimizer subclass",
     "tf.contrib.opt.AdamWOptimizer": _PORT + "; decoupled weight decay around tf.compat.v1.train.AdamOptimizer",
@@ -692,6 +693,7 @@ _serve("layers", "tf1clip.contrib.layers.feature_column:", """
     infer_real_valued_columns create_feature_spec_for_parsing input_from_feature_columns""")
 SERVED["tf.contrib.compiler.jit.experimental_jit_scope"] = "tensorflow:compat.v1.xla.experimental.jit_scope"
 SERVED["tf.contrib.compiler.xla.compile"] = "tensorflow:compat.v1.xla.experimental.compile"
+SERVED["tf.contrib.compiler.xla.estimator_model_fn"] = "tf1clip.contrib.compiler.xla:estimator_model_fn"
 # contrib.keras: TF 1.15's Keras API under a second name; tf-keras' TF1 API (what tf1clip serves as tf.keras).
 _serve("keras", "tf_keras.api._v1.keras:", """
     activations applications backend callbacks constraints datasets initializers layers losses metrics models
@@ -1021,8 +1023,6 @@ UNSUPPORTED = {
     "tf.contrib.cloud": "tf.io.gfile with gs:// paths",
     "tf.contrib.cluster_resolver": "tf.distribute.cluster_resolver",
     "tf.contrib.compiler": "tf.function(jit_compile=True)",
-    "tf.contrib.compiler.xla.estimator_model_fn": ("wrap the model_fn's ops in tf.compat.v1.xla.experimental.compile "
-                                                   "yourself (TensorFlow 2.21 has no estimator wrapper)"),
     "tf.contrib.data": ("tf.data (most functions moved to tf.data.Dataset methods or "
                         "tf.data.experimental)"),
     "tf.contrib.data.LMDBDataset": ("no maintained replacement (TF 2.21 removed the Python LMDB reader; "
