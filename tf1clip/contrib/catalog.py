@@ -144,6 +144,7 @@ PROVIDED = {
     "tf.contrib.data.sloppy_interleave": (
         _PORT + ": tf.data.experimental.parallel_interleave(..., sloppy=True)"),
     "tf.contrib.data.sliding_window_batch": _PORT + ": Dataset.window(...).flat_map(batch)",
+    "tf.contrib.data.LMDBDataset": _PORT + " (the files read with py-lmdb; TensorFlow 2 removed the kernel)",
     **{"tf.contrib.data." + name: _PORT + " (tensorflow dropped it)" for name in (
         "assert_element_shape", "reduce_dataset", "read_batch_features", "CheckpointInputPipelineHook")},
     # contrib.layers
@@ -1025,8 +1026,6 @@ UNSUPPORTED = {
     "tf.contrib.compiler": "tf.function(jit_compile=True)",
     "tf.contrib.data": ("tf.data (most functions moved to tf.data.Dataset methods or "
                         "tf.data.experimental)"),
-    "tf.contrib.data.LMDBDataset": ("no maintained replacement (TF 2.21 removed the Python LMDB reader; "
-                                    "the raw LMDBDataset kernel is all that remains)"),
     "tf.contrib.data.latency_stats": "the tf.data service / TensorBoard profiler (stats ops were removed)",
     "tf.contrib.data.set_stats_aggregator": (
         "the tf.data service / TensorBoard profiler (stats ops were removed)"),

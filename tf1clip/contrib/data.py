@@ -9,13 +9,17 @@ bucket_by_sequence_length, prefetch_to_device, ...; see SAME_AS_TF). Seven were 
 that TF 2.21 dropped; they are written here with TF 1.15's semantics on top of `tf.data`:
 `batch_and_drop_remainder`, `padded_batch_and_drop_remainder`, `sloppy_interleave`,
 `sliding_window_batch`, `assert_element_shape`, `reduce_dataset` and `read_batch_features`, and the Estimator
-hook `CheckpointInputPipelineHook`. Everything else raises ContribNotProvidedError naming what to use instead.
+hook `CheckpointInputPipelineHook`. `LMDBDataset` lost its kernel in TensorFlow 2: it reads the files with the
+lmdb package, a TF2-style dataset of (key, value) strings as it was in TF 1.15. Everything else raises
+ContribNotProvidedError naming what to use instead.
 """
 
 import importlib
 
 import numpy as np
 import tensorflow as tf
+
+from tensorflow.python.data.ops import dataset_ops  # pylint: disable=g-direct-tensorflow-import
 
 from tf1clip.contrib import catalog
 import tf1clip.contrib.framework_nest as framework_nest
@@ -233,6 +237,46 @@ class CheckpointInputPipelineHook(tf.compat.v1.train.SessionRunHook):
 
   def end(self, session):
     self._saver_hook.end(session)
+
+
+def _lmdb_pairs(filenames):
+  """Yields each LMDB file's (key, value) pairs in key order, file after file (the lmdb package reads them)."""
+  import lmdb  # pylint: disable=g-import-not-at-top  (a dependency only this reader uses)
+  if np.ndim(filenames) > 1:
+    raise ValueError("`filenames` must be a scalar or a vector.")
+  for name in np.reshape(filenames, [-1]):
+    try:
+      env = lmdb.open(name.decode(), subdir=False, readonly=True, lock=False)
+    except lmdb.Error as e:
+      raise ValueError("%s: %s" % (name.decode(), e)) from e  # an InvalidArgumentError when run, as in TF 1.15
+    try:
+      with env.begin() as txn:
+        yield from txn.cursor()
+    finally:
+      env.close()
+
+
+class LMDBDataset(dataset_ops.DatasetSource):
+  """TF 1.15's dataset of the (key, value) string pairs of one or more LMDB files (`filenames`), in the files'
+  order and each file's key order. A TF2-style dataset as in TF 1.15 (no `make_one_shot_iterator` method: use
+  `tf.compat.v1.data.make_one_shot_iterator(dataset)`).
+
+  TensorFlow 2.21 still has the LMDBDataset op, but its kernel only says that LMDB support was removed; the
+  files are read with the `lmdb` package (py-lmdb, the maintained binding of the same C library) through
+  Dataset.from_generator. A bad file or a filenames tensor of rank 2 or more fails when the dataset is read,
+  with InvalidArgumentError, as in TF 1.15.
+  """
+
+  def __init__(self, filenames):
+    self._filenames = tf.convert_to_tensor(filenames, dtype=tf.string, name="filenames")
+    spec = tf.TensorSpec([], tf.string)
+    self._pairs = tf.data.Dataset.from_generator(_lmdb_pairs, args=(self._filenames,),
+                                                 output_signature=(spec, spec))
+    super().__init__(self._pairs._variant_tensor)  # pylint: disable=protected-access
+
+  @property
+  def element_spec(self):
+    return (tf.TensorSpec([], tf.string), tf.TensorSpec([], tf.string))
 
 
 _hook = catalog.missing_attribute_hook("tf.contrib.data")

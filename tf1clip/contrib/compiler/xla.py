@@ -2,7 +2,7 @@
 decorator that compiles an Estimator's training and evaluation step with XLA.
 
 Place in the data flow (DESIGN.md): TensorFlow 2.21's xla.compile and tensorflow-estimator 2.15's EstimatorSpec
-<- **contrib.compiler.xla** <- compat <- cli.
+(imported when a decorated model_fn is first called) <- **contrib.compiler.xla** <- compat <- cli.
 
 What `estimator_model_fn(model_fn)` does, as in TF 1.15: in TRAIN the model_fn runs inside `xla.compile` and the
 step returns its loss after the train op (the spec's train_op becomes that loss); in EVAL the compiled step
@@ -18,16 +18,18 @@ import tensorflow as tf
 from tensorflow.python.util import function_utils  # pylint: disable=g-direct-tensorflow-import
 from tensorflow.python.util import tf_decorator  # pylint: disable=g-direct-tensorflow-import
 
-from tf1clip.compat import estimator_shim
 from tf1clip.contrib import catalog
 
-estimator_shim.apply()  # tensorflow-estimator 2.15 reads internals the shim puts back
-
-# pylint: disable=g-import-not-at-top,wrong-import-position
-from tensorflow_estimator.python.estimator import model_fn as _model_fn_lib
-
-_ModeKeys = _model_fn_lib.ModeKeys
 compile = tf.compat.v1.xla.experimental.compile  # pylint: disable=redefined-builtin
+
+
+def _estimator():
+  """tensorflow-estimator 2.15's model_fn module, imported when a decorated model_fn is first called (the
+  shim it needs is not applied by importing contrib.compiler)."""
+  from tf1clip.compat import estimator_shim  # pylint: disable=g-import-not-at-top
+  estimator_shim.apply()  # tensorflow-estimator 2.15 reads internals the shim puts back
+  from tensorflow_estimator.python.estimator import model_fn  # pylint: disable=g-import-not-at-top
+  return model_fn
 
 
 def estimator_model_fn(target_model_fn=None):
@@ -54,23 +56,23 @@ class _CompiledModelFn:
     self._model_fn = function
 
   def __call__(self, features, labels, mode, params):
+    lib = _estimator()
     if params.get("use_tpu"):
       return self._call_model_fn(features, labels, mode, params)
     scaffold_fn = _Captured()
-    if mode == _ModeKeys.TRAIN:
+    if mode == lib.ModeKeys.TRAIN:
       def train_step():
-        spec = self._call_model_fn(features, labels, _ModeKeys.TRAIN, params)
+        spec = self._call_model_fn(features, labels, lib.ModeKeys.TRAIN, params)
         scaffold_fn.value = getattr(spec, "scaffold_fn", None)
         with tf.control_dependencies([spec.train_op]):
           return tf.identity(spec.loss)
       (loss,) = compile(train_step)
-      return _model_fn_lib.EstimatorSpec(mode=mode, loss=loss, train_op=tf.identity(loss),
-                                         scaffold=_scaffold(scaffold_fn))
-    if mode == _ModeKeys.EVAL:
+      return lib.EstimatorSpec(mode=mode, loss=loss, train_op=tf.identity(loss), scaffold=_scaffold(scaffold_fn))
+    if mode == lib.ModeKeys.EVAL:
       metric_fn = _Captured()
 
       def eval_step():
-        spec = self._call_model_fn(features, labels, _ModeKeys.EVAL, params)
+        spec = self._call_model_fn(features, labels, lib.ModeKeys.EVAL, params)
         scaffold_fn.value = getattr(spec, "scaffold_fn", None)
         function, tensors = getattr(spec, "eval_metrics", None) or (None, [])
         if isinstance(tensors, dict):
@@ -79,8 +81,8 @@ class _CompiledModelFn:
         return tuple([spec.loss] + list(tensors))
       outputs = compile(eval_step)
       metric_ops = metric_fn.value(*outputs[1:]) if metric_fn.value else None
-      return _model_fn_lib.EstimatorSpec(mode=mode, loss=outputs[0], eval_metric_ops=metric_ops,
-                                         scaffold=_scaffold(scaffold_fn))
+      return lib.EstimatorSpec(mode=mode, loss=outputs[0], eval_metric_ops=metric_ops,
+                               scaffold=_scaffold(scaffold_fn))
     raise NotImplementedError("%s is not implemented, only TRAIN and EVAL are supported" % mode)
 
   def _call_model_fn(self, features, labels, mode, params):
@@ -114,7 +116,7 @@ def _checked(spec):
   if getattr(spec, "eval_metric_ops", None):
     raise ValueError("EstimatorSpec.eval_metric_ops is not supported with XLA compilation. "
                      "Please use TPUEstimatorSpec.eval_metrics instead.")
-  eval_metrics = getattr(spec, "eval_metrics", None) if spec.mode == _ModeKeys.EVAL else None
+  eval_metrics = getattr(spec, "eval_metrics", None) if spec.mode == _estimator().ModeKeys.EVAL else None
   if eval_metrics:
     function, tensors = eval_metrics
     if isinstance(tensors, dict):
