@@ -527,6 +527,7 @@ _serve("summary", "tensorflow.python.ops.summary_ops_v2:", """
     summary_writer_initializer_op""")
 SERVED["tf.contrib.summary.all_summary_ops"] = (  # the same function, renamed
     "tensorflow.python.ops.summary_ops_v2:all_v2_summary_ops")
+SERVED["tf.contrib.summary.create_db_writer"] = "tf1clip.contrib.summary:create_db_writer"
 # contrib.image: no public TF 2.21 function; tf1clip's own, on the ImageProjectiveTransformV3 op.
 _serve("image", "tf1clip.contrib.image:", """
     angles_to_projective_transforms compose_transforms connected_components dense_image_warp
@@ -1085,8 +1086,6 @@ UNSUPPORTED = {
     "tf.contrib.sparsemax": "tensorflow-addons' tfa.activations.sparsemax (archived)",
     "tf.contrib.stateless": "tf.random.stateless_uniform / stateless_normal",
     "tf.contrib.summary": "tf.summary (TF2) or tf.compat.v1.summary",
-    "tf.contrib.summary.create_db_writer": (
-        "tf.contrib.summary.create_file_writer (TensorFlow 2 removed the SQLite summary writer)"),
     "tf.contrib.tensor_forest": "TensorFlow Decision Forests (tensorflow-decision-forests)",
     "tf.contrib.text": "tensorflow-text",
     "tf.contrib.timeseries": "tensorflow-probability (tfp.sts)",

@@ -12,9 +12,50 @@ served as those same objects (`catalog.SERVED`). The classic graph-mode use:
       with tf.Session() as sess:
         tf.contrib.summary.initialize(graph=tf.get_default_graph(), session=sess)  # needs the writer
         sess.run(tf.contrib.summary.all_summary_ops())
+
+`create_db_writer(db_uri, experiment_name, run_name, user_name)` is TF 1.15's function, written here: TensorFlow
+2.21 dropped the Python function but kept the SQLite writer's kernel (`CreateSummaryDbWriter`), so the writer is
+that op's, behind summary_ops_v2's graph-mode writer class, with TF 1.15's defaults (the local time for the
+experiment and run names, the login name for the user) and its name checks.
 """
 
+import functools
+import getpass
+import re
+import time
+
+import tensorflow as tf
+
+from tensorflow.python.ops import gen_summary_ops  # pylint: disable=g-direct-tensorflow-import
+from tensorflow.python.ops import summary_ops_v2  # pylint: disable=g-direct-tensorflow-import
+
 from tf1clip.contrib import catalog
+
+_NAME_PATTERNS = {
+    "experiment_name": re.compile(r"^[^\x00-\x1F<>]{0,256}$"),
+    "run_name": re.compile(r"^[^\x00-\x1F<>]{0,512}$"),
+    "user_name": re.compile(r"^[a-z]([-a-z0-9]{0,29}[a-z0-9])?$", re.I),
+}
+
+
+def create_db_writer(db_uri, experiment_name=None, run_name=None, user_name=None, name=None):
+  """A summary writer into the SQLite database `db_uri` (TF 1.15's experimental DB writer).
+
+  Raises:
+    ValueError: a name given as a Python string does not match TF 1.15's pattern for it.
+  """
+  now = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(time.time()))
+  names = {"experiment_name": now if experiment_name is None else experiment_name,
+           "run_name": now if run_name is None else run_name,
+           "user_name": getpass.getuser() if user_name is None else user_name}
+  for key, value in names.items():
+    if isinstance(value, str) and _NAME_PATTERNS[key].search(value) is None:
+      raise ValueError("%s (%s) must match %s" % (key, value, _NAME_PATTERNS[key].pattern))
+    names[key] = tf.convert_to_tensor(value, tf.string)
+  return summary_ops_v2._LegacyResourceSummaryWriter(  # pylint: disable=protected-access
+      resource=gen_summary_ops.summary_writer(shared_name=name),
+      init_op_fn=functools.partial(gen_summary_ops.create_summary_db_writer, db_uri=db_uri, **names))
+
 
 __getattr__ = catalog.missing_attribute_hook("tf.contrib.summary",
                                              lazy=catalog.served("tf.contrib.summary"))
