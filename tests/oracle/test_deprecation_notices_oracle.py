@@ -49,14 +49,17 @@ def notices(stderr):
   return found
 
 
-def _runs(tmp_path, *extra, tf115_too=True):
+_SCRIPTS = (("char_rnn_train.py", ["--max_steps", "2", "--save_every", "2"]),
+            ("estimator_train.py", ["--train_steps", "20", "--log_every", "10"]))
+
+
+def _runs(tmp_path, *extra, tf115_too=True, scripts=_SCRIPTS):
   env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2")
   env.pop("TF1CLIP_TF_LOG", None)
   tf115_env = dict(env)
   tf115_env.pop("TF2_BEHAVIOR", None)
   sides = {}
-  for script, args in (("char_rnn_train.py", ["--max_steps", "2", "--save_every", "2"]),
-                       ("estimator_train.py", ["--train_steps", "20", "--log_every", "10"])):
+  for script, args in scripts:
     out_flag = "--save_dir" if script.startswith("char") else "--model_dir"
     runs = [("tf1clip", [sys.executable, "-m", "tf1clip", "run", *extra], env)]
     if tf115_too:
@@ -90,7 +93,7 @@ def test_a_legacy_run_prints_the_deprecations_tf115_printed_once_each(tmp_path):
 
 @requires_tf115
 def test_verbose_keeps_every_notice_tensorflow_prints(tmp_path):
-  sides = _runs(tmp_path, "--verbose", tf115_too=False)
+  sides = _runs(tmp_path, "--verbose", tf115_too=False, scripts=_SCRIPTS[1:])
   symbols = [symbol for symbol, _ in notices(sides["tf1clip"]["estimator_train.py"])]
   assert "RunConfig" in symbols and "StopAtStepHook" in symbols, symbols
   assert symbols.count("dense") == 2  # tf-keras warns at each call site
