@@ -110,5 +110,5 @@ def test_contrib_framework_checkpoint_helpers(result):
 
 def test_a_name_nobody_provides_fails_by_name_with_the_replacement(result):
   assert result["unsupported"] == (
-      "tf.contrib.tpu.AsyncCheckpointSaverHook is not provided by tf1clip; use instead: "
-      "tf.estimator.CheckpointSaverHook (tensorflow-estimator 2.15 dropped the asynchronous TPU variant)")
+      "tf.contrib.tpu.keras_to_tpu_model is not provided by tf1clip; use instead: "
+      "tf.distribute.TPUStrategy with Keras")

@@ -75,8 +75,8 @@ def test_the_report_names_line_before_and_after():
   assert by_line[(7, "import tensorflow as tf")].after == "import tf1clip.compat.v1 as tf"
   assert by_line[(26, "tf.contrib.framework.get_or_create_global_step")].after == (
       "tf.train.get_or_create_global_step")
-  left = by_line[(28, "tf.contrib.tpu.AsyncCheckpointSaverHook")]
-  assert left.after is None and "CheckpointSaverHook" in left.warnings[0]
+  left = by_line[(28, "tf.contrib.tpu.keras_to_tpu_model")]
+  assert left.after is None and "TPUStrategy" in left.warnings[0]
 
 
 AMBIGUOUS = {

@@ -639,6 +639,7 @@ _serve("tpu", "tensorflow.python.tpu.ops.tpu_ops:", """
     infeed_dequeue infeed_dequeue_tuple infeed_enqueue infeed_enqueue_tuple outfeed_dequeue outfeed_dequeue_tuple
     outfeed_enqueue outfeed_enqueue_tuple""")
 _serve("tpu", "tensorflow_estimator.python.estimator.tpu.tpu_estimator:", "export_estimator_savedmodel")
+_serve("tpu", "tf1clip.contrib.tpu_async_checkpoint:", "AsyncCheckpointSaverHook")
 # contrib.estimator's heads: the library's v1 heads with TF 1.15's arguments, and TF 1.15's multi-label and
 # multi-head heads on the same interface.
 _serve("estimator", "tf1clip.contrib.estimator_heads:", """
@@ -1093,8 +1094,6 @@ UNSUPPORTED = {
                        "configuration, and the ops still in tf.compat.v1.tpu)"),
     "tf.contrib.tpu.keras_to_tpu_model": "tf.distribute.TPUStrategy with Keras",
     "tf.contrib.tpu.TPUDistributionStrategy": "tf.distribute.TPUStrategy",
-    "tf.contrib.tpu.AsyncCheckpointSaverHook": ("tf.estimator.CheckpointSaverHook (tensorflow-estimator 2.15 "
-                                                "dropped the asynchronous TPU variant)"),
     "tf.contrib.tpu.profiler": "the TensorBoard profiler plugin (tf.profiler.experimental)",
     **{"tf.contrib.tpu." + name: ("tf.tpu.experimental.Topology / DeviceAssignment: TensorFlow 2.21's describe a "
                                   "4-D mesh (x, y, z, core), TF 1.15's a 3-D one, so TF 1.15's calls do not carry over")
