@@ -12,8 +12,8 @@ initialize_system, shutdown_system, cross_replica_sum). With `use_tpu=False` eve
 CPU/GPU; `use_tpu=True` without a TPU stops with the library's own error ("Cannot find any TPU
 cores in the system"). The TPU program's building blocks (InfeedQueue, the infeed / outfeed ops, Topology,
 DeviceAssignment, repeat, while_loop) and export_estimator_savedmodel are TensorFlow's and the library's own
-objects (`catalog.SERVED`). The rest (keras_to_tpu_model, TPUDistributionStrategy, ...) raises
-ContribNotProvidedError naming what to use instead.
+objects, AsyncCheckpointSaverHook is TF 1.15's hook (tpu_async_checkpoint) (`catalog.SERVED`). The rest
+(keras_to_tpu_model, TPUDistributionStrategy, ...) raises ContribNotProvidedError naming what to use instead.
 """
 
 import importlib
