@@ -10,8 +10,8 @@ InputPipelineConfig, and `experimental.EmbeddingConfigSpec`) and TF 2.21's `tf.c
 (CrossShardOptimizer, rewrite, shard, replicate, batch_parallel, bfloat16_scope, outside_compilation,
 initialize_system, shutdown_system, cross_replica_sum). With `use_tpu=False` everything runs on
 CPU/GPU; `use_tpu=True` without a TPU stops with the library's own error ("Cannot find any TPU
-cores in the system"). The TPU program's building blocks (InfeedQueue, the infeed / outfeed ops, Topology,
-DeviceAssignment, repeat, while_loop) and export_estimator_savedmodel are TensorFlow's and the library's own
+cores in the system"). The TPU program's building blocks (InfeedQueue, the infeed / outfeed ops,
+repeat, while_loop) and export_estimator_savedmodel are TensorFlow's and the library's own
 objects, AsyncCheckpointSaverHook is TF 1.15's hook (tpu_async_checkpoint) (`catalog.SERVED`). The rest
 (keras_to_tpu_model, TPUDistributionStrategy, ...) raises ContribNotProvidedError naming what to use instead.
 """
