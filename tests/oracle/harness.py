@@ -157,7 +157,7 @@ def batch_folder():
 
 
 def _run_batch():
-  """{name: [tf115 raw record, its output, tf1clip raw record, its output]} of the snippets the batch ran."""
+  """{"outputs": [the two sides' outputs], "ran": {name: [tf115 raw record, tf1clip raw record]}}."""
   parts = [[name, snippet] for snippet, name in _BATCH["snippets"].items()]
   with tempfile.TemporaryDirectory(prefix="oracle-batch-") as tmp:
     parts_file = os.path.join(tmp, "parts.json")
@@ -166,13 +166,13 @@ def _run_batch():
     try:
       tf115, ours = run(("tf115", "tf1clip"), "run_batch(%r)\n" % parts_file, timeout=BATCH_TIMEOUT)
     except SideFailed:
-      return {}  # every snippet runs on its own
+      return {"outputs": ["", ""], "ran": {}}  # every snippet runs on its own
   ran = {}
   for name, _ in parts:
     a, b = tf115.raw.get("__batch__", {}).get(name), ours.raw.get("__batch__", {}).get(name)
     if a is not None and b is not None:
-      ran[name] = [a, tf115.output, b, ours.output]
-  return ran
+      ran[name] = [a, b]
+  return {"outputs": [tf115.output, ours.output], "ran": ran}
 
 
 def _shared_batch(folder):
@@ -182,9 +182,9 @@ def _shared_batch(folder):
   with open(os.path.join(folder, "lock"), "w") as lock:
     fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
     if not os.path.exists(records):
-      ran = _run_batch()
+      batch = _run_batch()
       with open(records + ".part", "w") as f:
-        json.dump(ran, f)
+        json.dump(batch, f)
       os.replace(records + ".part", records)
     with open(records) as f:
       return json.load(f)
@@ -193,9 +193,10 @@ def _shared_batch(folder):
 def _batch_records():
   if _BATCH["records"] is None:
     folder = batch_folder()
-    ran = _shared_batch(folder) if folder else _run_batch()
+    batch = _shared_batch(folder) if folder else _run_batch()
+    a_out, b_out = batch["outputs"]
     _BATCH["records"] = {name: (Record("tf115", a, a_out), Record("tf1clip", b, b_out))
-                         for name, (a, a_out, b, b_out) in ran.items()}
+                         for name, (a, b) in batch["ran"].items()}
   return _BATCH["records"]
 
 
