@@ -19,8 +19,6 @@ import importlib
 import numpy as np
 import tensorflow as tf
 
-from tensorflow.python.data.ops import dataset_ops  # pylint: disable=g-direct-tensorflow-import
-
 from tf1clip.contrib import catalog
 import tf1clip.contrib.framework_nest as framework_nest
 from tf1clip.contrib.framework_ops import with_shape
@@ -256,7 +254,7 @@ def _lmdb_pairs(filenames):
       env.close()
 
 
-class LMDBDataset(dataset_ops.DatasetSource):
+class LMDBDataset(tf.data.Dataset):
   """TF 1.15's dataset of the (key, value) string pairs of one or more LMDB files (`filenames`), in the files'
   order and each file's key order. A TF2-style dataset as in TF 1.15 (no `make_one_shot_iterator` method: use
   `tf.compat.v1.data.make_one_shot_iterator(dataset)`).
@@ -273,6 +271,9 @@ class LMDBDataset(dataset_ops.DatasetSource):
     self._pairs = tf.data.Dataset.from_generator(_lmdb_pairs, args=(self._filenames,),
                                                  output_signature=(spec, spec))
     super().__init__(self._pairs._variant_tensor)  # pylint: disable=protected-access
+
+  def _inputs(self):
+    return []  # a source: no input datasets
 
   @property
   def element_spec(self):

@@ -19,14 +19,12 @@ that op's, behind summary_ops_v2's graph-mode writer class, with TF 1.15's defau
 experiment and run names, the login name for the user) and its name checks.
 """
 
-import functools
 import getpass
 import re
 import time
 
 import tensorflow as tf
 
-from tensorflow.python.ops import gen_summary_ops  # pylint: disable=g-direct-tensorflow-import
 from tensorflow.python.ops import summary_ops_v2  # pylint: disable=g-direct-tensorflow-import
 
 from tf1clip.contrib import catalog
@@ -53,8 +51,8 @@ def create_db_writer(db_uri, experiment_name=None, run_name=None, user_name=None
       raise ValueError("%s (%s) must match %s" % (key, value, _NAME_PATTERNS[key].pattern))
     names[key] = tf.convert_to_tensor(value, tf.string)
   return summary_ops_v2._LegacyResourceSummaryWriter(  # pylint: disable=protected-access
-      resource=gen_summary_ops.summary_writer(shared_name=name),
-      init_op_fn=functools.partial(gen_summary_ops.create_summary_db_writer, db_uri=db_uri, **names))
+      resource=tf.raw_ops.SummaryWriter(shared_name=name or ""),
+      init_op_fn=lambda resource: tf.raw_ops.CreateSummaryDbWriter(writer=resource, db_uri=db_uri, **names))
 
 
 __getattr__ = catalog.missing_attribute_hook("tf.contrib.summary",

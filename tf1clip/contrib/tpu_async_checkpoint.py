@@ -18,10 +18,6 @@ import time
 
 import tensorflow as tf
 
-from tensorflow.core.util import event_pb2  # pylint: disable=g-direct-tensorflow-import
-from tensorflow.python.framework import meta_graph  # pylint: disable=g-direct-tensorflow-import
-from tensorflow.python.training import training_util  # pylint: disable=g-direct-tensorflow-import
-
 V1 = tf.compat.v1
 
 
@@ -50,7 +46,7 @@ class AsyncCheckpointSaverHook(V1.train.CheckpointSaverHook):
 
   def begin(self):
     self._summary_writer = V1.summary.FileWriterCache.get(self._checkpoint_dir)
-    self._global_step_tensor = training_util._get_or_create_global_step_read()  # pylint: disable=protected-access
+    self._global_step_tensor = V1.train.get_global_step()
     if self._global_step_tensor is None:
       raise RuntimeError("Global step should be created to use CheckpointSaverHook.")
     for listener in self._listeners:
@@ -66,7 +62,7 @@ class AsyncCheckpointSaverHook(V1.train.CheckpointSaverHook):
     self._write_graph_thread.start()
     saver = self._get_saver()
     self._summary_writer.add_graph(graph)
-    self._summary_writer.add_meta_graph(meta_graph.create_meta_graph_def(
+    self._summary_writer.add_meta_graph(V1.train.export_meta_graph(
         graph_def=graph_def, saver_def=saver.saver_def if saver else None))
     self._save(session, global_step)  # the state at the starting step
     self._timer.update_last_triggered_step(global_step)
@@ -117,7 +113,7 @@ class AsyncCheckpointSaverHook(V1.train.CheckpointSaverHook):
       listener.before_save(session, step)
     self._get_saver().save(session, self._save_path, global_step=step)
     self._summary_writer.add_session_log(
-        event_pb2.SessionLog(status=event_pb2.SessionLog.CHECKPOINT, checkpoint_path=self._save_path), step)
+        V1.SessionLog(status=V1.SessionLog.CHECKPOINT, checkpoint_path=self._save_path), step)
     for listener in self._listeners:
       listener.after_save(session, step)
     V1.logging.info("Checkpoint actual writing time: (%.3f sec)", time.time() - start)

@@ -13,10 +13,9 @@ used); with `params["use_tpu"]` the model_fn runs uncompiled. Variables must be 
 (`use_resource=True` or `tf.compat.v1.enable_resource_variables()`), which XLA requires, as TF 1.15 said.
 """
 
-import tensorflow as tf
+import inspect
 
-from tensorflow.python.util import function_utils  # pylint: disable=g-direct-tensorflow-import
-from tensorflow.python.util import tf_decorator  # pylint: disable=g-direct-tensorflow-import
+import tensorflow as tf
 
 from tf1clip.contrib import catalog
 
@@ -32,13 +31,18 @@ def _estimator():
   return model_fn
 
 
+def _fn_args(function):
+  """The names of `function`'s arguments (a decorated function's target's; a bound method's without self)."""
+  return tuple(inspect.signature(function).parameters)
+
+
 def estimator_model_fn(target_model_fn=None):
   """Decorates a model_fn so that its training and evaluation steps are compiled with XLA.
 
   `@estimator_model_fn()` over a model_fn, or `estimator_model_fn(model_fn)`.
   """
   def decorated(function):
-    return tf_decorator.make_decorator(function, _CompiledModelFn(function))
+    return tf.__internal__.decorator.make_decorator(function, _CompiledModelFn(function))
   return decorated(target_model_fn) if target_model_fn else decorated
 
 
@@ -76,7 +80,7 @@ class _CompiledModelFn:
         scaffold_fn.value = getattr(spec, "scaffold_fn", None)
         function, tensors = getattr(spec, "eval_metrics", None) or (None, [])
         if isinstance(tensors, dict):
-          tensors = [tensors[name] for name in function_utils.fn_args(function)]
+          tensors = [tensors[name] for name in _fn_args(function)]
         metric_fn.value = function
         return tuple([spec.loss] + list(tensors))
       outputs = compile(eval_step)
@@ -86,7 +90,7 @@ class _CompiledModelFn:
     raise NotImplementedError("%s is not implemented, only TRAIN and EVAL are supported" % mode)
 
   def _call_model_fn(self, features, labels, mode, params):
-    args = function_utils.fn_args(self._model_fn)
+    args = _fn_args(self._model_fn)
     kwargs = {}
     if "labels" in args:
       kwargs["labels"] = labels
@@ -120,7 +124,7 @@ def _checked(spec):
   if eval_metrics:
     function, tensors = eval_metrics
     if isinstance(tensors, dict):
-      args = function_utils.fn_args(function)
+      args = _fn_args(function)
       missing = [name for name in args if name not in tensors]
       extra = [name for name in tensors if name not in args]
       if missing:
