@@ -74,7 +74,7 @@ def test_from_import_of_an_unsupported_name_raises_our_message_not_pythons():
 
 
 @pytest.mark.parametrize("module,attr", [
-    ("distribute", "MultiWorkerAllReduce"), ("memory_stats", "BytesLimit"), ("image", "single_image_random_dot_stereograms"),
+    ("tpu", "TPUDistributionStrategy"), ("memory_stats", "BytesLimit"), ("image", "single_image_random_dot_stereograms"),
     ("tpu", "keras_to_tpu_model"), ("cudnn_rnn", "CudnnLSTMSaveable")])
 def test_unknown_names_on_provided_submodules_fail_with_advice(module, attr):
   with pytest.raises(catalog.ContribNotProvidedError) as err:

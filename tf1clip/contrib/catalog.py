@@ -577,6 +577,7 @@ SERVED["tf.contrib.framework.get_graph_from_inputs"] = (
 # TensorFlow's own context objects and functions.
 _serve("distribute", "tf1clip.contrib.distribute:", """
     MirroredStrategy ParameterServerStrategy CollectiveAllReduceStrategy AllReduceCrossDeviceOps Monitor""")
+_serve("distribute", "tf1clip.contrib.distribute_all_reduce:", "MultiWorkerAllReduce")
 SERVED.update({"tf.contrib.distribute." + name: source for name, source in (
     ("OneDeviceStrategy", "tensorflow:compat.v1.distribute.OneDeviceStrategy"),
     ("TPUStrategy", "tensorflow:compat.v1.distribute.experimental.TPUStrategy"),
@@ -1035,8 +1036,6 @@ UNSUPPORTED = {
     "tf.contrib.decision_trees": "TensorFlow Decision Forests (tensorflow-decision-forests)",
     "tf.contrib.distribute": ("tf.distribute (tf1clip serves contrib.distribute's strategies and context "
                               "functions on it)"),
-    "tf.contrib.distribute.MultiWorkerAllReduce": (
-        "tf.distribute.experimental.MultiWorkerMirroredStrategy (its all-reduce specs went with TF 2)"),
     "tf.contrib.distributions": "tensorflow-probability 0.25's tfp.distributions",
     "tf.contrib.distributions.bijectors.Weibull": "tfp.bijectors.WeibullCDF (renamed)",
     "tf.contrib.eager": "TensorFlow 2 runs eagerly by default (tf.function, tf.GradientTape)",
