@@ -533,6 +533,7 @@ _serve("image", "tf1clip.contrib.image:", """
     angles_to_projective_transforms compose_transforms connected_components dense_image_warp
     flat_transforms_to_matrices interpolate_bilinear matrices_to_flat_transforms rotate transform
     translate translations_to_projective_transforms bipartite_match interpolate_spline sparse_image_warp""")
+_serve("image", "tf1clip.contrib.image_stereograms:", "single_image_random_dot_stereograms")
 _serve("signal", "tensorflow:signal", """
     frame hamming_window hann_window inverse_stft inverse_stft_window_fn linear_to_mel_weight_matrix
     mfccs_from_log_mel_spectrograms overlap_and_add stft""")

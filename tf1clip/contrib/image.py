@@ -529,4 +529,4 @@ def sparse_image_warp(image, source_control_point_locations, dest_control_point_
     return dense_image_warp(image, dense_flows), dense_flows
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.image")
+__getattr__ = catalog.missing_attribute_hook("tf.contrib.image", lazy=catalog.served("tf.contrib.image"))
