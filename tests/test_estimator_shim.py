@@ -62,6 +62,15 @@ SHIM_PROBE = textwrap.dedent("""
       except Exception as e:
         errors[name] = [type(e).__name__, str(e)]
     out["errors"] = errors
+    # TF 1.15's boosted-trees estimators: the library dropped them, the facade fails by name (LIBRARY_REMOVED)
+    dropped = {}
+    for name in ("BoostedTreesClassifier", "BoostedTreesRegressor", "BoostedTreesEstimator"):
+      try:
+        getattr(est, name)
+        dropped[name] = None
+      except AttributeError as e:
+        dropped[name] = [type(e).__name__, str(e), name in dir(est)]
+    out["boosted_trees"] = dropped
     out["contrib_estimator"] = [
         tf.contrib.estimator.stop_if_no_decrease_hook is est.experimental.stop_if_no_decrease_hook,
         tf.contrib.estimator.add_metrics is est.add_metrics]
@@ -109,6 +118,13 @@ def test_shim_is_applied_on_first_use_of_tf_estimator_not_on_import(probe):
   assert probe["skipped"] == []
   assert "tensorflow.python.distribute.estimator_training" in probe["applied"]
   assert "tensorflow.python.tpu.tpu_embedding" in probe["applied"]
+
+
+def test_the_boosted_trees_estimators_the_library_dropped_fail_by_name(probe):
+  for name, (error, message, listed) in probe["boosted_trees"].items():
+    assert error == "NotProvidedError"
+    assert message.startswith("tf.estimator.%s is not provided by tf1clip" % name) and "no kernels" in message
+    assert not listed
 
 
 def test_contrib_tpu_and_estimator_are_the_librarys_objects(probe):
@@ -194,10 +210,12 @@ def test_check_resolves_tf_estimator_names_in_the_shimmed_library():
   assert findings["tf.estimator.DNNClassifier"].status == check.PROVIDED
   assert "tensorflow-estimator 2.15" in findings["tf.estimator.DNNClassifier"].note
   assert findings["tf.estimator.tpu.TPUEstimator"].status == check.PROVIDED
-  missing = findings["tf.estimator.BoostedTreesClassifier"]
+  dropped = findings["tf.estimator.BoostedTreesClassifier"]  # TF 1.15 had it: surface.LIBRARY_REMOVED says why
+  assert dropped.status == check.UNSUPPORTED
+  assert dropped.note.startswith("YDF (pip install ydf") and "no kernels" in dropped.note
+  missing = check.check_source("import tensorflow as tf\ntf.estimator.NoSuchEstimator\n")[0]
   assert missing.status == check.UNSUPPORTED
-  assert missing.note == ("tensorflow-estimator 2.15's v1 API has no "
-                          "tf.estimator.BoostedTreesClassifier")
+  assert missing.note == "tensorflow-estimator 2.15's v1 API has no tf.estimator.NoSuchEstimator"
 
 
 def test_forward_features_rejects_bad_keys_where_tf115_did(tmp_path):

@@ -6,10 +6,12 @@ A TF1 script's `tf.<name>` resolves, in this order, to:
      `tf.nn.rnn_cell`          -> tf-keras' v1 API, taken from tf_keras directly so they work whichever
                                   Keras TensorFlow itself picked when it was imported
   3. `tf.compat.v1`            -> the TF1 API itself; `tf.compat.v2` -> the real TF2 API
-     `tf.estimator`            -> tensorflow-estimator 2.15's v1 API, shimmed (LIBRARY_NAMESPACES)
+     `tf.estimator`            -> tensorflow-estimator 2.15's v1 API, shimmed (LIBRARY_NAMESPACES); the
+                                  names TF 1.15 had that it dropped fail by name (LIBRARY_REMOVED)
   4. anything else             -> `tf.compat.v1.<name>` of the installed TensorFlow (flags, app, logging,
                                   gfile, train, summary, test, ... are all still there)
-  4b. `tf.examples.tutorials.mnist.input_data` -> tf1clip's own module (TF1CLIP_MODULES)
+  4b. `tf.examples.tutorials.mnist.input_data`,
+      `tf.keras.wrappers.scikit_learn`         -> tf1clip's own modules (TF1CLIP_MODULES)
   5. names TF 2.21 dropped     -> a NotProvidedError naming the symbol and its replacement (REMOVED)
 
 Data flow: compat.surface <- compat.v1 (the facade) <- compat.importer <- compat.runner <- cli, and
@@ -33,6 +35,21 @@ LIBRARY_NAMESPACES = {
                   "tensorflow-estimator 2.15's v1 API, through tf1clip's shim (compat.estimator_shim)"),
 }
 
+# Why TF 1.15's boosted-trees estimators (tf.estimator.BoostedTrees*, tf.contrib.estimator's train_in_memory
+# functions) are not served, and what to use instead.
+BOOSTED_TREES_GONE = (
+    "YDF (pip install ydf: ydf.GradientBoostedTreesLearner, the successor of TensorFlow Decision Forests): "
+    "tensorflow-estimator 2.15 dropped the boosted-trees estimators, and TensorFlow 2.21 keeps the definitions of "
+    "their tf.raw_ops.BoostedTrees* ops but no kernels to run them")
+
+# Names TF 1.15 had in a LIBRARY_NAMESPACES namespace that the library's last release dropped and tf1clip does not
+# serve: dotted name below `tf.` -> what to use instead. The facade (compat.v1) raises NotProvidedError with it,
+# `tf1clip check` reports it, tools.api_coverage counts the name as a clear error.
+LIBRARY_REMOVED = {
+    "estimator." + name: BOOSTED_TREES_GONE
+    for name in ("BoostedTreesClassifier", "BoostedTreesRegressor", "BoostedTreesEstimator")
+}
+
 # TF1 names that neither TensorFlow 2.21 nor tf1clip provide, with what to use instead.
 REMOVED = {
     "pywrap_tensorflow": (
@@ -45,8 +62,10 @@ REMOVED = {
 
 # TF1 modules TensorFlow 2.21 dropped that tf1clip serves itself: dotted name below `tf.` -> module.
 # The facade builds the namespaces on the way (tf.examples, tf.examples.tutorials, ...).
+# Below a namespace another source serves (tf.keras: tf-keras), the modules listed here are added to it.
 TF1CLIP_MODULES = {
     "examples.tutorials.mnist.input_data": "tf1clip.contrib.learn.datasets.mnist",
+    "keras.wrappers.scikit_learn": "tf1clip.contrib.keras_scikit_learn",  # tf-keras dropped it (TF 2.12)
 }
 
 

@@ -6,7 +6,8 @@ describes: `tf.contrib` is tf1clip.contrib, `tf.keras` / `tf.layers` / `tf.nn.rn
 `tf.compat.v1` is this module again, and everything else is `tf.compat.v1.<name>` of TensorFlow 2.21
 (including `tf.flags`, `tf.app.run`, `tf.logging`, `tf.gfile`, `tf.train`, `tf.summary`, `tf.test`).
 `tf.estimator` is tensorflow-estimator 2.15's v1 API, imported (after compat.estimator_shim is applied)
-the first time a script touches it.
+the first time a script touches it; the names TF 1.15 had that the library dropped (surface.LIBRARY_REMOVED: the
+BoostedTrees estimators) fail by name.
 
 `tf1clip run` hands this same module to a script's `import tensorflow` (see compat.importer).
 
@@ -42,10 +43,11 @@ if _TF_LOGGER.handlers:
 class _Namespace(_types.ModuleType):
   """A TF namespace (e.g. `tf.nn`) whose listed attributes are replaced and the rest come from the original."""
 
-  def __init__(self, name, base, replacements):
+  def __init__(self, name, base, replacements, hidden=()):
     super().__init__(name, getattr(base, "__doc__", None))
     self.__dict__["_tf1clip_base"] = base
     self.__dict__["_tf1clip_replacements"] = replacements
+    self.__dict__["_tf1clip_hidden"] = frozenset(hidden)  # replaced by an error: not listed by dir()
 
   def __getattr__(self, name):
     replacements = self.__dict__["_tf1clip_replacements"]
@@ -56,7 +58,8 @@ class _Namespace(_types.ModuleType):
     return getattr(self.__dict__["_tf1clip_base"], name)
 
   def __dir__(self):
-    return sorted(set(dir(self.__dict__["_tf1clip_base"])) | set(self.__dict__["_tf1clip_replacements"]))
+    return sorted((set(dir(self.__dict__["_tf1clip_base"])) | set(self.__dict__["_tf1clip_replacements"]))
+                  - self.__dict__["_tf1clip_hidden"])
 
 
 def _import(module_name):
@@ -80,14 +83,15 @@ def _contrib():
 
 
 def _served_namespace(top):
-  """`tf.<top>`: namespaces leading to the modules surface.TF1CLIP_MODULES lists below `top`."""
+  """`tf.<top>` (dotted): namespaces leading to the modules surface.TF1CLIP_MODULES lists below `top`."""
   root = _types.ModuleType(__name__ + "." + top)
+  top_parts = top.split(".")
   for dotted, module_name in _surface.TF1CLIP_MODULES.items():
     parts = dotted.split(".")
-    if parts[0] != top:
+    if parts[:len(top_parts)] != top_parts or len(parts) == len(top_parts):
       continue
     node = root
-    for part in parts[1:-1]:
+    for part in parts[len(top_parts):-1]:
       if part not in node.__dict__:
         setattr(node, part, _types.ModuleType(node.__name__ + "." + part))
       node = getattr(node, part)
@@ -95,17 +99,52 @@ def _served_namespace(top):
   return root
 
 
+def _with_served_modules(top, base):
+  """`base`, the namespace another source serves as `tf.<top>`, with the TF1CLIP_MODULES below it added.
+
+  E.g. `tf.keras` is tf-keras' TF1 API and `tf.keras.wrappers.scikit_learn`, which tf-keras dropped, tf1clip's.
+  The namespace keeps `base`'s name: everything else in it is `base`'s.
+  """
+  prefix = top + "."
+  children = sorted({dotted[len(prefix):].split(".", 1)[0] for dotted in _surface.TF1CLIP_MODULES
+                     if dotted.startswith(prefix)})
+  if not children:
+    return base
+  return _Namespace(base.__name__, base, {child: (lambda c=child: _served_namespace(prefix + c))
+                                          for child in children})
+
+
 def _library_namespace(name):
   # E.g. tensorflow-estimator 2.15 imports on TF 2.21 only once its shim put back what it reads.
   module_name, _, function = _surface.LIBRARY_NAMESPACES[name][0].partition(":")
-  return lambda: getattr(_importlib.import_module(module_name), function)()
+  return lambda: _with_removed(name, getattr(_importlib.import_module(module_name), function)())
+
+
+def _with_removed(dotted, base):
+  """`base`, the library's namespace `tf.<dotted>`, failing by name on the names surface.LIBRARY_REMOVED lists."""
+  prefix = dotted + "."
+  removed = {key[len(prefix):]: suggestion for key, suggestion in _surface.LIBRARY_REMOVED.items()
+             if key.startswith(prefix)}
+  replacements = {}
+  for name, suggestion in removed.items():
+    if "." in name:  # below a sub-namespace: wrap that one too
+      child = name.split(".", 1)[0]
+      replacements[child] = lambda c=child: _with_removed(prefix + c, getattr(base, c))
+    else:
+      replacements[name] = lambda n=name, s=suggestion: _not_provided(prefix + n, s)
+  hidden = [name for name in removed if "." not in name]
+  return _Namespace(__name__ + "." + dotted, base, replacements, hidden=hidden) if replacements else base
+
+
+def _not_provided(dotted, suggestion):
+  raise _surface.NotProvidedError(_surface.not_provided_message("tf." + dotted, suggestion))
 
 
 # Top-level TF1 names this module resolves itself; each maker runs once, on first use.
 _REPLACEMENTS = {
     "contrib": _contrib,
     **{name: _library_namespace(name) for name in _surface.LIBRARY_NAMESPACES},
-    "keras": _import(_surface.TF_KERAS_MODULES["keras"]),
+    "keras": lambda: _with_served_modules("keras", _importlib.import_module(_surface.TF_KERAS_MODULES["keras"])),
     "layers": _import(_surface.TF_KERAS_MODULES["layers"]),
     "nn": lambda: _Namespace(__name__ + ".nn", _V1.nn, {
         "rnn_cell": _import(_surface.TF_KERAS_MODULES["nn.rnn_cell"])}),

@@ -22,6 +22,7 @@ work as for any module.
 import types
 
 from tf1clip import tf115
+from tf1clip.compat import surface
 
 # Every tf.contrib submodule TensorFlow 1.15 had. A name in this list that tf1clip does not
 # provide gets a stub module (see `unsupported_module`), so `tf.contrib.tpu.TPUEstimator` can
@@ -1041,8 +1042,7 @@ UNSUPPORTED = {
     "tf.contrib.distributions.bijectors.Weibull": "tfp.bijectors.WeibullCDF (renamed)",
     "tf.contrib.eager": "TensorFlow 2 runs eagerly by default (tf.function, tf.GradientTape)",
     "tf.contrib.estimator": "tensorflow-estimator 2.15 (tf.estimator); it no longer has this name",
-    **{"tf.contrib.estimator." + name: ("TensorFlow Decision Forests (tensorflow-decision-forests): the boosted-trees "
-                                        "estimator is gone from tensorflow-estimator 2.15")
+    **{"tf.contrib.estimator." + name: surface.BOOSTED_TREES_GONE
        for name in ("boosted_trees_classifier_train_in_memory", "boosted_trees_regressor_train_in_memory")},
     "tf.contrib.factorization": "no maintained replacement (tf.compat.v1 has none either)",
     "tf.contrib.feature_column": ("tf.feature_column's sequence columns (tf1clip serves contrib.feature_column's "

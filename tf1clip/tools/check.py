@@ -358,6 +358,13 @@ class Resolver:
 
   def _resolve_tf(self, parts):
     rest = parts[1:]
+    for key, module_name in getattr(surface, "TF1CLIP_MODULES", {}).items():
+      key_parts = key.split(".")  # e.g. tf.examples.tutorials.mnist.input_data: tf1clip's port
+      # the namespaces on the way are tf1clip's too, below one another source serves (tf.keras.wrappers)
+      own = 2 if key_parts[0] in surface.TF_KERAS_MODULES else 1
+      if rest[:len(key_parts)] == key_parts or (len(rest) >= own and key_parts[:len(rest)] == rest):
+        return (".".join(parts[:1 + len(key_parts)] if len(rest) >= len(key_parts) else parts),
+                PROVIDED, "tf1clip's port (%s)" % module_name)
     for key, module_name in surface.TF_KERAS_MODULES.items():
       key_parts = key.split(".")
       if rest[:len(key_parts)] == key_parts:
@@ -373,11 +380,6 @@ class Resolver:
           missing = ".".join(head + below[:depth + 1])
           return missing, UNSUPPORTED, "tf-keras has no %s" % missing
         return reported, PROVIDED, "TF1 version from tf-keras (%s)" % module_name
-    for key, module_name in getattr(surface, "TF1CLIP_MODULES", {}).items():
-      key_parts = key.split(".")  # e.g. tf.examples.tutorials.mnist.input_data: tf1clip's port
-      if rest[:len(key_parts)] == key_parts or key_parts[:len(rest)] == rest:
-        return (".".join(parts[:1 + len(key_parts)] if len(rest) >= len(key_parts) else parts),
-                PROVIDED, "tf1clip's port (%s)" % module_name)
     library = getattr(surface, "LIBRARY_NAMESPACES", {})  # tf.estimator from tensorflow-estimator
     if rest and rest[0] in library:
       return self._resolve_library(parts, library[rest[0]][1])
@@ -421,6 +423,10 @@ class Resolver:
   def _resolve_library(self, parts, source):
     """A name in a TF1 namespace the facade serves from a library (surface.LIBRARY_NAMESPACES)."""
     head, below = parts[:2], parts[2:]
+    for key, suggestion in getattr(surface, "LIBRARY_REMOVED", {}).items():  # TF 1.15 names the library dropped
+      key_parts = key.split(".")
+      if parts[1:1 + len(key_parts)] == key_parts:
+        return "tf." + key, UNSUPPORTED, suggestion
     found = None
     if parts[1] in api_index.LIBRARY_API_DIRS:
       found = self.index.lookup("library:" + parts[1], below)
