@@ -126,7 +126,7 @@ def test_check_agrees_with_the_contrib_catalogue():
   for symbol in catalog.PROVIDED:
     assert _statuses("import tensorflow as tf\n%s\n" % symbol)[symbol] == check.PROVIDED, symbol
   for symbol in ("tf.contrib.tpu.keras_to_tpu_model", "tf.contrib.tpu.TPUDistributionStrategy",
-                 "tf.contrib.memory_stats.BytesLimit", "tf.contrib.timeseries.ARRegressor"):
+                 "tf.contrib.memory_stats.BytesLimit", "tf.contrib.text.skip_gram_sample"):
     assert _statuses("import tensorflow as tf\n%s\n" % symbol)[symbol] == check.UNSUPPORTED, symbol
 
 

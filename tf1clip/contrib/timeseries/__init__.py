@@ -1,0 +1,21 @@
+"""`tf.contrib.timeseries` (TFTS): TF 1.15's time series Estimators, models and input pipelines.
+
+Place in the data flow (DESIGN.md): tensorflow-estimator 2.15's timeseries package (through compat.estimator_shim)
+and tf.compat.v1 <- **contrib.timeseries** <- compat <- cli.
+
+tensorflow-estimator 2.15 kept a trimmed copy of TF 1.15's library (canned/timeseries: feature keys, the heads,
+`TimeSeriesRegressor`, the state managers, saved_model_utils, the input statistics); those objects are served as
+they are. What it dropped is TF 1.15's code here, one module per TF 1.15 module: `ar_model` (`ARModel` with its
+flat and LSTM prediction models), `estimators` (`ARRegressor`; `TimeSeriesRegressor` with TF 1.15's default state
+manager for `ARModel`), `input_pipeline` (`NumpyReader`, `CSVReader`, `RandomWindowInputFn`,
+`WholeDatasetInputFn`, `predict_continuation_input_fn`) and `math_utils`.
+"""
+
+from tf1clip.contrib import catalog
+from tf1clip.contrib.timeseries import math_utils  # noqa: F401
+from tf1clip.contrib.timeseries import ar_model  # noqa: F401
+from tf1clip.contrib.timeseries import input_pipeline  # noqa: F401
+from tf1clip.contrib.timeseries import estimators  # noqa: F401
+from tf1clip.contrib.timeseries import saved_model_utils  # noqa: F401
+
+__getattr__ = catalog.missing_attribute_hook("tf.contrib.timeseries", lazy=catalog.served("tf.contrib.timeseries"))
