@@ -144,3 +144,14 @@ def test_check_of_a_symlink_loop_says_so(tmp_path, capsys):
   (tmp_path / "b.py").symlink_to(tmp_path / "a.py")
   assert check_project.main([str(tmp_path / "a.py")]) == 2
   assert "a.py: a symbolic link loop" in capsys.readouterr().err
+
+
+def test_check_reports_tf1clip_modules_below_a_namespace_tf_keras_serves():
+  statuses = _statuses("import tensorflow as tf\n"
+                       "from tensorflow.keras.wrappers.scikit_learn import KerasClassifier\n"
+                       "tf.keras.wrappers.scikit_learn.KerasRegressor\n"
+                       "tf.keras.layers.Dense\n"
+                       "tf.keras.no_such_module\n")
+  assert statuses["tf.keras.wrappers.scikit_learn"] == check.PROVIDED
+  assert statuses["tf.keras.layers.Dense"] == check.PROVIDED
+  assert statuses["tf.keras.no_such_module"] == check.UNSUPPORTED

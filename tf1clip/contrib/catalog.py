@@ -296,6 +296,8 @@ PROVIDED = {
     "tf.contrib.compiler.xla": ("tf1clip.contrib.compiler.xla (compile: tf.compat.v1.xla.experimental.compile; "
                                 "estimator_model_fn: TF 1.15's decorator on it)"),
     "tf.contrib.keras.api": "tf1clip.contrib.keras.api (its `keras` is tf.contrib.keras again)",
+    "tf.contrib.keras.wrappers": ("tf1clip.contrib.keras.wrappers (scikit_learn: TF 1.15's KerasClassifier / "
+                                  "KerasRegressor, tf1clip.contrib.keras_scikit_learn)"),
     "tf.contrib.opt.LazyAdamOptimizer": _PORT + "; a tf.compat.v1.train.AdamOptimizer subclass",
     "tf.contrib.opt.AdamWOptimizer": _PORT + "; decoupled weight decay around tf.compat.v1.train.AdamOptimizer",
     "tf.contrib.opt.MomentumWOptimizer": _PORT + "; decoupled weight decay around MomentumOptimizer",
@@ -1065,7 +1067,6 @@ UNSUPPORTED = {
     "tf.contrib.gan": "TF-GAN (the tensorflow-gan package)",
     "tf.contrib.image": "tf.image, or tensorflow-addons' tfa.image (archived)",
     "tf.contrib.keras": "tf_keras (Keras 2) or keras (Keras 3)",
-    "tf.contrib.keras.wrappers": "the scikeras package (KerasClassifier / KerasRegressor for scikit-learn)",
     "tf.contrib.layers": ("tf.compat.v1.layers (conv2d, batch_normalization, dropout, dense, "
                           "max_pooling2d, ...; variables are named kernel/bias, not weights/biases)"),
     # The old (pre-tf.feature_column) columns are served (contrib.layers.feature_column); these had no

@@ -3,8 +3,9 @@
 Place in the data flow (DESIGN.md): tf-keras <- **contrib.keras** <- compat <- cli. Each submodule
 (`layers`, `models`, `backend`, `optimizers`, `datasets`, `applications`, ...) is the module tf1clip serves as
 `tf.keras.<name>` (`tf_keras.api._v1.keras.<name>`, `catalog.SERVED`), so `tf.contrib.keras.layers.Dense` is
-`tf.keras.layers.Dense`; `tf.contrib.keras.api.keras` is this module again. `wrappers.scikit_learn` is gone
-from tf-keras (the scikeras package replaces it): a clear error.
+`tf.keras.layers.Dense`; `tf.contrib.keras.api.keras` is this module again. `wrappers.scikit_learn`, which
+tf-keras dropped, is TF 1.15's (contrib.keras_scikit_learn), the same module tf1clip serves as
+`tf.keras.wrappers.scikit_learn`.
 """
 
 import importlib
@@ -21,5 +22,16 @@ class _Api(types.ModuleType):
 
 
 api = _Api("tf.contrib.keras.api")
+
+
+class _Wrappers(types.ModuleType):
+  """`tf.contrib.keras.wrappers`: its one member, `scikit_learn`, is TF 1.15's (imported on first use)."""
+
+  @property
+  def scikit_learn(self):
+    return importlib.import_module("tf1clip.contrib.keras_scikit_learn")
+
+
+wrappers = _Wrappers("tf.contrib.keras.wrappers")
 
 __getattr__ = catalog.missing_attribute_hook("tf.contrib.keras", lazy=catalog.served("tf.contrib.keras"))
