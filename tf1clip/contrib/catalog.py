@@ -979,9 +979,9 @@ _serve("constrained_optimization", "tf1clip.contrib.constrained_optimization.swa
 SERVED["tf.contrib.training.FeedingQueueRunner"] = (  # TF 1.15 re-exported the estimator library's class
     "tensorflow_estimator.python.estimator.inputs.queues.feeding_queue_runner:_FeedingQueueRunner")
 # contrib.timeseries: tensorflow-estimator 2.15's trimmed copy of TF 1.15's library where it kept the object (feature
-# keys, the one-shot head), TF 1.15's code for what it dropped or broke (ARModel, ARRegressor, the readers and
-# input_fns, saved_model_utils: the library's lost its numpy import); TimeSeriesRegressor is the library's with TF
-# 1.15's default state manager for ARModel.
+# keys, the one-shot head), TF 1.15's code for what it dropped or broke (ARModel, ARRegressor, the state space models
+# of StructuralEnsembleRegressor, the readers and input_fns, saved_model_utils: the library's lost its numpy import);
+# TimeSeriesRegressor is the library's with TF 1.15's default state manager for ARModel.
 _TS = "tensorflow_estimator.python.estimator.canned.timeseries."
 _serve("timeseries", _TS + "feature_keys:", "TrainEvalFeatures FilteringResults")
 _serve("timeseries", _TS + "head:", "OneShotPredictionHead")
@@ -989,7 +989,8 @@ SERVED["tf.contrib.timeseries.saved_model_utils"] = "tf1clip.contrib.timeseries.
 _serve("timeseries.saved_model_utils", "tf1clip.contrib.timeseries.saved_model_utils:",
        "cold_start_filter filter_continuation predict_continuation")
 _serve("timeseries", "tf1clip.contrib.timeseries.ar_model:", "ARModel")
-_serve("timeseries", "tf1clip.contrib.timeseries.estimators:", "ARRegressor TimeSeriesRegressor")
+_serve("timeseries", "tf1clip.contrib.timeseries.estimators:",
+       "ARRegressor StructuralEnsembleRegressor TimeSeriesRegressor")
 _serve("timeseries", "tf1clip.contrib.timeseries.input_pipeline:", """
     CSVReader NumpyReader RandomWindowInputFn WholeDatasetInputFn predict_continuation_input_fn""")
 
@@ -1104,9 +1105,6 @@ UNSUPPORTED = {
     "tf.contrib.summary": "tf.summary (TF2) or tf.compat.v1.summary",
     "tf.contrib.tensor_forest": "TensorFlow Decision Forests (tensorflow-decision-forests)",
     "tf.contrib.text": "tensorflow-text",
-    "tf.contrib.timeseries.StructuralEnsembleRegressor": (
-        "tf1clip.contrib.timeseries.ARRegressor, or tensorflow-probability's structural time series (tfp.sts); "
-        "TF 1.15's state space models are not ported"),
     "tf.contrib.tpu": ("tf.distribute.TPUStrategy (tf1clip provides TPUEstimator and its "
                        "configuration, and the ops still in tf.compat.v1.tpu)"),
     "tf.contrib.tpu.keras_to_tpu_model": "tf.distribute.TPUStrategy with Keras",
