@@ -62,15 +62,9 @@ SHIM_PROBE = textwrap.dedent("""
       except Exception as e:
         errors[name] = [type(e).__name__, str(e)]
     out["errors"] = errors
-    # TF 1.15's boosted-trees estimators: the library dropped them, the facade fails by name (LIBRARY_REMOVED)
-    dropped = {}
-    for name in ("BoostedTreesClassifier", "BoostedTreesRegressor", "BoostedTreesEstimator"):
-      try:
-        getattr(est, name)
-        dropped[name] = None
-      except AttributeError as e:
-        dropped[name] = [type(e).__name__, str(e), name in dir(est)]
-    out["boosted_trees"] = dropped
+    # TF 1.15's boosted-trees estimators: the library dropped them, the facade adds tf1clip's (LIBRARY_ADDITIONS)
+    out["boosted_trees"] = {name: [getattr(est, name).__module__, name in dir(est)]
+                            for name in ("BoostedTreesClassifier", "BoostedTreesRegressor", "BoostedTreesEstimator")}
     out["contrib_estimator"] = [
         tf.contrib.estimator.stop_if_no_decrease_hook is est.experimental.stop_if_no_decrease_hook,
         tf.contrib.estimator.add_metrics is est.add_metrics]
@@ -120,11 +114,9 @@ def test_shim_is_applied_on_first_use_of_tf_estimator_not_on_import(probe):
   assert "tensorflow.python.tpu.tpu_embedding" in probe["applied"]
 
 
-def test_the_boosted_trees_estimators_the_library_dropped_fail_by_name(probe):
-  for name, (error, message, listed) in probe["boosted_trees"].items():
-    assert error == "NotProvidedError"
-    assert message.startswith("tf.estimator.%s is not provided by tf1clip" % name) and "no kernels" in message
-    assert not listed
+def test_the_boosted_trees_estimators_the_library_dropped_are_tf1clips_beside_the_librarys_names(probe):
+  for name, (module, listed) in probe["boosted_trees"].items():
+    assert module == "tf1clip.contrib.estimator_boosted_trees" and listed, name
 
 
 def test_contrib_tpu_and_estimator_are_the_librarys_objects(probe):
@@ -210,9 +202,10 @@ def test_check_resolves_tf_estimator_names_in_the_shimmed_library():
   assert findings["tf.estimator.DNNClassifier"].status == check.PROVIDED
   assert "tensorflow-estimator 2.15" in findings["tf.estimator.DNNClassifier"].note
   assert findings["tf.estimator.tpu.TPUEstimator"].status == check.PROVIDED
-  dropped = findings["tf.estimator.BoostedTreesClassifier"]  # TF 1.15 had it: surface.LIBRARY_REMOVED says why
-  assert dropped.status == check.UNSUPPORTED
-  assert dropped.note.startswith("YDF (pip install ydf") and "no kernels" in dropped.note
+  port = findings["tf.estimator.BoostedTreesClassifier"]  # the library dropped it: surface.LIBRARY_ADDITIONS
+  assert port.status == check.PROVIDED
+  assert port.note == ("TF 1.15's, tf1clip's port (tf1clip.contrib.estimator_boosted_trees; "
+                       "tensorflow-estimator 2.15 dropped it)")
   missing = check.check_source("import tensorflow as tf\ntf.estimator.NoSuchEstimator\n")[0]
   assert missing.status == check.UNSUPPORTED
   assert missing.note == "tensorflow-estimator 2.15's v1 API has no tf.estimator.NoSuchEstimator"

@@ -6,8 +6,8 @@ A TF1 script's `tf.<name>` resolves, in this order, to:
      `tf.nn.rnn_cell`          -> tf-keras' v1 API, taken from tf_keras directly so they work whichever
                                   Keras TensorFlow itself picked when it was imported
   3. `tf.compat.v1`            -> the TF1 API itself; `tf.compat.v2` -> the real TF2 API
-     `tf.estimator`            -> tensorflow-estimator 2.15's v1 API, shimmed (LIBRARY_NAMESPACES); the
-                                  names TF 1.15 had that it dropped fail by name (LIBRARY_REMOVED)
+     `tf.estimator`            -> tensorflow-estimator 2.15's v1 API, shimmed (LIBRARY_NAMESPACES), with
+                                  the names TF 1.15 had that it dropped from tf1clip's ports (LIBRARY_ADDITIONS)
   4. anything else             -> `tf.compat.v1.<name>` of the installed TensorFlow (flags, app, logging,
                                   gfile, train, summary, test, ... are all still there)
   4b. `tf.examples.tutorials.mnist.input_data`,
@@ -35,18 +35,11 @@ LIBRARY_NAMESPACES = {
                   "tensorflow-estimator 2.15's v1 API, through tf1clip's shim (compat.estimator_shim)"),
 }
 
-# Why TF 1.15's boosted-trees estimators (tf.estimator.BoostedTrees*, tf.contrib.estimator's train_in_memory
-# functions) are not served, and what to use instead.
-BOOSTED_TREES_GONE = (
-    "YDF (pip install ydf: ydf.GradientBoostedTreesLearner, the successor of TensorFlow Decision Forests): "
-    "tensorflow-estimator 2.15 dropped the boosted-trees estimators, and TensorFlow 2.21 keeps the definitions of "
-    "their tf.raw_ops.BoostedTrees* ops but no kernels to run them")
-
-# Names TF 1.15 had in a LIBRARY_NAMESPACES namespace that the library's last release dropped and tf1clip does not
-# serve: dotted name below `tf.` -> what to use instead. The facade (compat.v1) raises NotProvidedError with it,
-# `tf1clip check` reports it, tools.api_coverage counts the name as a clear error.
-LIBRARY_REMOVED = {
-    "estimator." + name: BOOSTED_TREES_GONE
+# Names TF 1.15 had in a LIBRARY_NAMESPACES namespace that the library's last release dropped, served by tf1clip's
+# port: dotted name below `tf.` -> "module:attribute". The facade (compat.v1) adds them to the library's namespace,
+# `tf1clip check` reports them provided, tools.api_coverage resolves them through the facade.
+LIBRARY_ADDITIONS = {
+    "estimator." + name: "tf1clip.contrib.estimator_boosted_trees:" + name
     for name in ("BoostedTreesClassifier", "BoostedTreesRegressor", "BoostedTreesEstimator")
 }
 

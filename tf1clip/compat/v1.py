@@ -6,8 +6,8 @@ describes: `tf.contrib` is tf1clip.contrib, `tf.keras` / `tf.layers` / `tf.nn.rn
 `tf.compat.v1` is this module again, and everything else is `tf.compat.v1.<name>` of TensorFlow 2.21
 (including `tf.flags`, `tf.app.run`, `tf.logging`, `tf.gfile`, `tf.train`, `tf.summary`, `tf.test`).
 `tf.estimator` is tensorflow-estimator 2.15's v1 API, imported (after compat.estimator_shim is applied)
-the first time a script touches it; the names TF 1.15 had that the library dropped (surface.LIBRARY_REMOVED: the
-BoostedTrees estimators) fail by name.
+the first time a script touches it, with the names TF 1.15 had that the library dropped (surface.LIBRARY_ADDITIONS:
+the BoostedTrees estimators) from tf1clip's ports.
 
 `tf1clip run` hands this same module to a script's `import tensorflow` (see compat.importer).
 
@@ -43,11 +43,10 @@ if _TF_LOGGER.handlers:
 class _Namespace(_types.ModuleType):
   """A TF namespace (e.g. `tf.nn`) whose listed attributes are replaced and the rest come from the original."""
 
-  def __init__(self, name, base, replacements, hidden=()):
+  def __init__(self, name, base, replacements):
     super().__init__(name, getattr(base, "__doc__", None))
     self.__dict__["_tf1clip_base"] = base
     self.__dict__["_tf1clip_replacements"] = replacements
-    self.__dict__["_tf1clip_hidden"] = frozenset(hidden)  # replaced by an error: not listed by dir()
 
   def __getattr__(self, name):
     replacements = self.__dict__["_tf1clip_replacements"]
@@ -58,8 +57,7 @@ class _Namespace(_types.ModuleType):
     return getattr(self.__dict__["_tf1clip_base"], name)
 
   def __dir__(self):
-    return sorted((set(dir(self.__dict__["_tf1clip_base"])) | set(self.__dict__["_tf1clip_replacements"]))
-                  - self.__dict__["_tf1clip_hidden"])
+    return sorted(set(dir(self.__dict__["_tf1clip_base"])) | set(self.__dict__["_tf1clip_replacements"]))
 
 
 def _import(module_name):
@@ -117,27 +115,24 @@ def _with_served_modules(top, base):
 def _library_namespace(name):
   # E.g. tensorflow-estimator 2.15 imports on TF 2.21 only once its shim put back what it reads.
   module_name, _, function = _surface.LIBRARY_NAMESPACES[name][0].partition(":")
-  return lambda: _with_removed(name, getattr(_importlib.import_module(module_name), function)())
+  return lambda: _with_additions(name, getattr(_importlib.import_module(module_name), function)())
 
 
-def _with_removed(dotted, base):
-  """`base`, the library's namespace `tf.<dotted>`, failing by name on the names surface.LIBRARY_REMOVED lists."""
+def _with_additions(dotted, base):
+  """`base`, the library's namespace `tf.<dotted>`, with the names surface.LIBRARY_ADDITIONS adds below it."""
   prefix = dotted + "."
-  removed = {key[len(prefix):]: suggestion for key, suggestion in _surface.LIBRARY_REMOVED.items()
-             if key.startswith(prefix)}
   replacements = {}
-  for name, suggestion in removed.items():
-    if "." in name:  # below a sub-namespace: wrap that one too
+  for key, source in _surface.LIBRARY_ADDITIONS.items():
+    if not key.startswith(prefix):
+      continue
+    name = key[len(prefix):]
+    if "." in name:  # below a sub-namespace: add to that one
       child = name.split(".", 1)[0]
-      replacements[child] = lambda c=child: _with_removed(prefix + c, getattr(base, c))
+      replacements[child] = lambda c=child: _with_additions(prefix + c, getattr(base, c))
     else:
-      replacements[name] = lambda n=name, s=suggestion: _not_provided(prefix + n, s)
-  hidden = [name for name in removed if "." not in name]
-  return _Namespace(__name__ + "." + dotted, base, replacements, hidden=hidden) if replacements else base
-
-
-def _not_provided(dotted, suggestion):
-  raise _surface.NotProvidedError(_surface.not_provided_message("tf." + dotted, suggestion))
+      module_name, _, attribute = source.partition(":")
+      replacements[name] = lambda m=module_name, a=attribute: getattr(_importlib.import_module(m), a)
+  return _Namespace(__name__ + "." + dotted, base, replacements) if replacements else base
 
 
 # Top-level TF1 names this module resolves itself; each maker runs once, on first use.

@@ -22,7 +22,6 @@ work as for any module.
 import types
 
 from tf1clip import tf115
-from tf1clip.compat import surface
 
 # Every tf.contrib submodule TensorFlow 1.15 had. A name in this list that tf1clip does not
 # provide gets a stub module (see `unsupported_module`), so `tf.contrib.tpu.TPUEstimator` can
@@ -888,6 +887,8 @@ _serve("labeled_tensor.nn", "tf1clip.contrib.labeled_tensor.nn:", """
 # contrib.estimator's RNN estimators, replicate_model_fn / TowerOptimizer and the layer-annotated DNNs: TF 1.15's
 # code (tensorflow-estimator 2.15 dropped them; its RNNClassifier has another API).
 _serve("estimator", "tf1clip.contrib.estimator_rnn:", "RNNClassifier RNNEstimator")
+_serve("estimator", "tf1clip.contrib.estimator_boosted_trees:",
+       "boosted_trees_classifier_train_in_memory boosted_trees_regressor_train_in_memory")
 _serve("estimator", "tf1clip.contrib.estimator_replicate_model_fn:", "replicate_model_fn TowerOptimizer")
 _serve("estimator", "tf1clip.contrib.estimator_dnn_with_layer_annotations:",
        "DNNClassifierWithLayerAnnotations DNNRegressorWithLayerAnnotations")
@@ -1059,8 +1060,6 @@ UNSUPPORTED = {
     "tf.contrib.distributions.bijectors.Weibull": "tfp.bijectors.WeibullCDF (renamed)",
     "tf.contrib.eager": "TensorFlow 2 runs eagerly by default (tf.function, tf.GradientTape)",
     "tf.contrib.estimator": "tensorflow-estimator 2.15 (tf.estimator); it no longer has this name",
-    **{"tf.contrib.estimator." + name: surface.BOOSTED_TREES_GONE
-       for name in ("boosted_trees_classifier_train_in_memory", "boosted_trees_regressor_train_in_memory")},
     "tf.contrib.factorization": "no maintained replacement (tf.compat.v1 has none either)",
     "tf.contrib.feature_column": ("tf.feature_column's sequence columns (tf1clip serves contrib.feature_column's "
                                   "six names), or Keras preprocessing layers"),

@@ -423,10 +423,11 @@ class Resolver:
   def _resolve_library(self, parts, source):
     """A name in a TF1 namespace the facade serves from a library (surface.LIBRARY_NAMESPACES)."""
     head, below = parts[:2], parts[2:]
-    for key, suggestion in getattr(surface, "LIBRARY_REMOVED", {}).items():  # TF 1.15 names the library dropped
+    for key, port in getattr(surface, "LIBRARY_ADDITIONS", {}).items():  # TF 1.15 names the library dropped
       key_parts = key.split(".")
       if parts[1:1 + len(key_parts)] == key_parts:
-        return "tf." + key, UNSUPPORTED, suggestion
+        return "tf." + key, PROVIDED, "TF 1.15's, tf1clip's port (%s; %s dropped it)" % (
+            port.partition(":")[0], source.split("'s v1 API")[0])
     found = None
     if parts[1] in api_index.LIBRARY_API_DIRS:
       found = self.index.lookup("library:" + parts[1], below)

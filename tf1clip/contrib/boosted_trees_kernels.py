@@ -1,0 +1,653 @@
+"""TF 1.15's BoostedTrees kernels in NumPy: the tree ensemble resource and the ops its estimators run.
+
+Place in the data flow (DESIGN.md): NumPy, tf.numpy_function, tf.compat.v1 <- **contrib.boosted_trees_kernels** <-
+contrib.estimator_boosted_trees <- compat.v1 (`tf.estimator`), contrib.estimator <- cli.
+
+TensorFlow 2.21 still defines the `BoostedTrees*` ops (tf.raw_ops) but has no kernels for them since 2.16, so a
+graph that uses them fails when it runs ("No OpKernel was registered"). This module is TF 1.15's kernel code step
+for step in NumPy, run by `tf.numpy_function` ops: float32 arithmetic in the kernels' order (the same gains,
+splits, leaf values and tie-breaks), the same `TreeEnsemble` proto (TF 1.15's boosted_trees.proto, built here from
+its serialized descriptor), the same checkpoint keys (`<handle>_stamp`, `<handle>_serialized`). What it ports is
+what the layer-by-layer estimators use: the ensemble resource (create, serialize, deserialize, states), training and
+inference prediction, per-example debug outputs, the stats summary, the best split per feature, growing a layer
+(pre- and post-pruning) and bias centering. TF 1.15's quantile sketch (for float columns) is not ported.
+
+The resource: each `TreeEnsemble` gets a key of its own when its graph is built; the ensemble object behind the key
+lives in this process, created by the initializer (or by a checkpoint restore) of a session of that graph, as TF's
+resource manager held it per session. Two sessions of one graph share it (TF kept one per session).
+"""
+
+import base64
+import collections
+import itertools
+import threading
+
+import numpy as np
+import tensorflow as tf
+from google.protobuf import descriptor_pool
+from google.protobuf import message_factory
+# The Saver writes SAVEABLE_OBJECTS through this class; TensorFlow 2.21 has no public one.
+from tensorflow.python.training.saving import saveable_object
+
+V1 = tf.compat.v1
+
+NO_PRUNING, PRE_PRUNING, POST_PRUNING = range(3)
+_PRUNING_MODES = {"none": NO_PRUNING, "pre": PRE_PRUNING, "post": POST_PRUNING}
+_LAYER_BY_LAYER_TREE_WEIGHT = np.float32(1.0)
+_MIN_DELTA_FOR_CENTER_BIAS = np.float32(0.01)
+_GAIN_TOLERANCE = np.float32(1e-15)
+_EPS = np.float32(1e-15)
+
+# tensorflow/core/kernels/boosted_trees/boosted_trees.proto of TF 1.15 (package tensorflow.boosted_trees), its
+# FileDescriptorProto serialized, base64.
+_PROTO_DESCRIPTOR = (
+    "Cjl0ZW5zb3JmbG93L2NvcmUva2VybmVscy9ib29zdGVkX3RyZWVzL2Jvb3N0ZWRfdHJlZXMucHJvdG8SGHRlbnNvcmZsb3cuYm9vc3RlZF90"
+    "cmVlcyLGAgoETm9kZRIuCgRsZWFmGAEgASgLMh4udGVuc29yZmxvdy5ib29zdGVkX3RyZWVzLkxlYWZIABJFChBidWNrZXRpemVkX3NwbGl0"
+    "GAIgASgLMikudGVuc29yZmxvdy5ib29zdGVkX3RyZWVzLkJ1Y2tldGl6ZWRTcGxpdEgAEkcKEWNhdGVnb3JpY2FsX3NwbGl0GAMgASgLMiou"
+    "dGVuc29yZmxvdy5ib29zdGVkX3RyZWVzLkNhdGVnb3JpY2FsU3BsaXRIABI7CgtkZW5zZV9zcGxpdBgEIAEoCzIkLnRlbnNvcmZsb3cuYm9v"
+    "c3RlZF90cmVlcy5EZW5zZVNwbGl0SAASOQoIbWV0YWRhdGEYiQYgASgLMiYudGVuc29yZmxvdy5ib29zdGVkX3RyZWVzLk5vZGVNZXRhZGF0"
+    "YUIGCgRub2RlIlMKDE5vZGVNZXRhZGF0YRIMCgRnYWluGAEgASgCEjUKDW9yaWdpbmFsX2xlYWYYAiABKAsyHi50ZW5zb3JmbG93LmJvb3N0"
+    "ZWRfdHJlZXMuTGVhZiKTAQoETGVhZhIyCgZ2ZWN0b3IYASABKAsyIC50ZW5zb3JmbG93LmJvb3N0ZWRfdHJlZXMuVmVjdG9ySAASPwoNc3Bh"
+    "cnNlX3ZlY3RvchgCIAEoCzImLnRlbnNvcmZsb3cuYm9vc3RlZF90cmVlcy5TcGFyc2VWZWN0b3JIABIOCgZzY2FsYXIYAyABKAJCBgoEbGVh"
+    "ZiIXCgZWZWN0b3ISDQoFdmFsdWUYASADKAIiLAoMU3BhcnNlVmVjdG9yEg0KBWluZGV4GAEgAygFEg0KBXZhbHVlGAIgAygCIrgBCg9CdWNr"
+    "ZXRpemVkU3BsaXQSEgoKZmVhdHVyZV9pZBgBIAEoBRIRCgl0aHJlc2hvbGQYAiABKAUSFAoMZGltZW5zaW9uX2lkGAUgASgFEkUKEWRlZmF1"
+    "bHRfZGlyZWN0aW9uGAYgASgOMioudGVuc29yZmxvdy5ib29zdGVkX3RyZWVzLkRlZmF1bHREaXJlY3Rpb24SDwoHbGVmdF9pZBgDIAEoBRIQ"
+    "CghyaWdodF9pZBgEIAEoBSJuChBDYXRlZ29yaWNhbFNwbGl0EhIKCmZlYXR1cmVfaWQYASABKAUSDQoFdmFsdWUYAiABKAUSFAoMZGltZW5z"
+    "aW9uX2lkGAUgASgFEg8KB2xlZnRfaWQYAyABKAUSEAoIcmlnaHRfaWQYBCABKAUiVgoKRGVuc2VTcGxpdBISCgpmZWF0dXJlX2lkGAEgASgF"
+    "EhEKCXRocmVzaG9sZBgCIAEoAhIPCgdsZWZ0X2lkGAMgASgFEhAKCHJpZ2h0X2lkGAQgASgFIjUKBFRyZWUSLQoFbm9kZXMYASADKAsyHi50"
+    "ZW5zb3JmbG93LmJvb3N0ZWRfdHJlZXMuTm9kZSLcAQoMVHJlZU1ldGFkYXRhEhgKEG51bV9sYXllcnNfZ3Jvd24YAiABKAUSFAoMaXNfZmlu"
+    "YWxpemVkGAMgASgIEloKFnBvc3RfcHJ1bmVkX25vZGVzX21ldGEYBCADKAsyOi50ZW5zb3JmbG93LmJvb3N0ZWRfdHJlZXMuVHJlZU1ldGFk"
+    "YXRhLlBvc3RQcnVuZU5vZGVVcGRhdGUaQAoTUG9zdFBydW5lTm9kZVVwZGF0ZRITCgtuZXdfbm9kZV9pZBgBIAEoBRIUCgxsb2dpdF9jaGFu"
+    "Z2UYAiADKAIiiAEKD0dyb3dpbmdNZXRhZGF0YRIbChNudW1fdHJlZXNfYXR0ZW1wdGVkGAEgASgDEhwKFG51bV9sYXllcnNfYXR0ZW1wdGVk"
+    "GAIgASgDEh0KFWxhc3RfbGF5ZXJfbm9kZV9zdGFydBgDIAEoBRIbChNsYXN0X2xheWVyX25vZGVfZW5kGAQgASgFItcBCgxUcmVlRW5zZW1i"
+    "bGUSLQoFdHJlZXMYASADKAsyHi50ZW5zb3JmbG93LmJvb3N0ZWRfdHJlZXMuVHJlZRIUCgx0cmVlX3dlaWdodHMYAiADKAISPQoNdHJlZV9t"
+    "ZXRhZGF0YRgDIAMoCzImLnRlbnNvcmZsb3cuYm9vc3RlZF90cmVlcy5UcmVlTWV0YWRhdGESQwoQZ3Jvd2luZ19tZXRhZGF0YRgEIAEoCzIp"
+    "LnRlbnNvcmZsb3cuYm9vc3RlZF90cmVlcy5Hcm93aW5nTWV0YWRhdGEiNwoLRGVidWdPdXRwdXQSEwoLZmVhdHVyZV9pZHMYASADKAUSEwoL"
+    "bG9naXRzX3BhdGgYAiADKAIqbQoUU3BsaXRUeXBlV2l0aERlZmF1bHQSGwoXSU5FUVVBTElUWV9ERUZBVUxUX0xFRlQQABIcChhJTkVRVUFM"
+    "SVRZX0RFRkFVTFRfUklHSFQQARIaChZFUVVBTElUWV9ERUZBVUxUX1JJR0hUEAMqNwoQRGVmYXVsdERpcmVjdGlvbhIQCgxERUZBVUxUX0xF"
+    "RlQQABIRCg1ERUZBVUxUX1JJR0hUEAFCMwoYb3JnLnRlbnNvcmZsb3cuZnJhbWV3b3JrQhJCb29zdGVkVHJlZXNQcm90b3NQAfgBAWIGcHJv"
+    "dG8z")
+_PROTOS = {}
+
+
+def proto(name):
+  """The message class `tensorflow.boosted_trees.<name>` (TreeEnsemble, DebugOutput, ...), built on first use."""
+  if not _PROTOS:
+    pool = descriptor_pool.DescriptorPool()  # a pool of our own: nothing else in the process defines these
+    pool.AddSerializedFile(base64.b64decode("".join(_PROTO_DESCRIPTOR)))
+    _PROTOS["pool"] = pool
+  if name not in _PROTOS:
+    _PROTOS[name] = message_factory.GetMessageClass(
+        _PROTOS["pool"].FindMessageTypeByName("tensorflow.boosted_trees." + name))
+  return _PROTOS[name]
+
+
+def pruning_mode(mode):
+  """TF 1.15's PruningMode.from_str: 'none' / 'pre' / 'post' -> 0 / 1 / 2."""
+  if mode in _PRUNING_MODES:
+    return _PRUNING_MODES[mode]
+  raise ValueError("pruning_mode mode must be one of: {}".format(", ".join(sorted(_PRUNING_MODES))))
+
+
+# ---- the ensemble resource -----------------------------------------------------------------------------------------
+
+class _Ensemble(object):
+  """What TF's BoostedTreesEnsembleResource held: a TreeEnsemble proto and a stamp."""
+
+  def __init__(self, stamp, serialized):
+    self.lock = threading.Lock()
+    self.stamp = int(stamp)
+    self.proto = proto("TreeEnsemble")()
+    self.proto.ParseFromString(serialized)
+
+  # the resource's accessors, as resources.cc has them
+  def num_trees(self):
+    return len(self.proto.trees)
+
+  def is_leaf(self, tree_id, node_id):
+    return self.proto.trees[tree_id].nodes[node_id].WhichOneof("node") == "leaf"
+
+  def node_value(self, tree_id, node_id):
+    node = self.proto.trees[tree_id].nodes[node_id]
+    if node.WhichOneof("node") == "leaf":
+      return np.float32(node.leaf.scalar)
+    return np.float32(node.metadata.original_leaf.scalar)
+
+  def tree_weight(self, tree_id):
+    return np.float32(self.proto.tree_weights[tree_id])
+
+  def next_node(self, tree_id, node_id, features, index):
+    split = self.proto.trees[tree_id].nodes[node_id].bucketized_split
+    return split.left_id if features[split.feature_id][index] <= split.threshold else split.right_id
+
+  def is_tree_finalized(self, tree_id):
+    return self.proto.tree_metadata[tree_id].is_finalized
+
+  def add_new_tree(self, weight, logit=0.0):
+    tree = self.proto.trees.add()
+    tree.nodes.add().leaf.scalar = logit
+    self.proto.tree_weights.append(weight)
+    self.proto.tree_metadata.add()
+    return len(self.proto.trees) - 1
+
+  def post_prune_correction(self, tree_id, node_id):
+    """(the node a pruned node's examples are now at, the change of their cached logit)."""
+    metadata = self.proto.tree_metadata[tree_id]
+    if metadata.is_finalized and len(metadata.post_pruned_nodes_meta):
+      meta = metadata.post_pruned_nodes_meta[node_id]
+      return meta.new_node_id, np.float32(meta.logit_change[0])
+    return node_id, np.float32(0.0)
+
+
+_ENSEMBLES = {}
+_KEYS = itertools.count()
+
+
+def _ensemble(key):
+  key = key.decode() if isinstance(key, bytes) else key
+  if key not in _ENSEMBLES:
+    raise tf.errors.FailedPreconditionError(None, None, "BoostedTrees ensemble %s is not initialized" % key)
+  return _ENSEMBLES[key]
+
+
+def _run(name, func, inputs, outputs):
+  return tf.numpy_function(func, inputs, outputs, stateful=True, name=name)
+
+
+class _EnsembleSaveable(saveable_object.SaveableObject):
+  """Saves the ensemble as `<name>_stamp` and `<name>_serialized`; restoring creates it from them."""
+
+  def __init__(self, ensemble, name):
+    stamp, serialized = ensemble.serialize()
+    specs = [saveable_object.SaveSpec(stamp, "", name + "_stamp"),
+             saveable_object.SaveSpec(serialized, "", name + "_serialized")]
+    super(_EnsembleSaveable, self).__init__(ensemble.resource_handle, specs, name)
+    self._ensemble = ensemble
+
+  def restore(self, restored_tensors, restored_shapes):
+    del restored_shapes
+    return self._ensemble.deserialize(restored_tensors[0], restored_tensors[1]).op
+
+
+_Resource = collections.namedtuple("_Resource", ["handle", "create", "is_initialized"])
+
+
+class TreeEnsemble(object):
+  """TF 1.15's boosted_trees_ops.TreeEnsemble: a tree ensemble resource, checkpointed unless `is_local`."""
+
+  def __init__(self, name, stamp_token=0, is_local=False, serialized_proto=""):
+    with V1.name_scope(name, "TreeEnsemble") as name:
+      self._name = name
+      self._key = "%s#%d" % (name, next(_KEYS))
+      # the handle is the key: what identifies the ensemble in this process (named as TF 1.15's handle op)
+      self.resource_handle = tf.constant(self._key, name=name)
+      self._init_op = self._create(stamp_token, serialized_proto)
+      is_initialized_op = _run("IsBoostedTreesEnsembleInitialized",
+                               lambda key: np.bool_((key.decode()) in _ENSEMBLES), [self.resource_handle], tf.bool)
+      is_initialized_op.set_shape([])
+    if not is_local:
+      V1.add_to_collection(V1.GraphKeys.SAVEABLE_OBJECTS, _EnsembleSaveable(self, self.resource_handle.name))
+    # what resources.register_resource adds: the Scaffold's init op creates it, its ready op checks it
+    V1.add_to_collection(V1.GraphKeys.RESOURCES if not is_local else V1.GraphKeys.LOCAL_RESOURCES,
+                         _Resource(self.resource_handle, self._init_op, is_initialized_op))
+
+  def _create(self, stamp_token, serialized_proto):
+    def create(key, stamp, serialized):
+      _ENSEMBLES[key.decode()] = _Ensemble(stamp, serialized)
+      return np.bool_(True)
+    return _run("BoostedTreesCreateEnsemble", create,
+                [self.resource_handle, tf.constant(stamp_token, tf.int64), tf.constant(serialized_proto)],
+                tf.bool).op
+
+  @property
+  def initializer(self):
+    return self._init_op
+
+  def get_states(self):
+    """stamp_token, num_trees, num_finalized_trees, num_attempted_layers, last layer's node range."""
+
+    def states(key):
+      ensemble = _ensemble(key)
+      with ensemble.lock:
+        num_trees = ensemble.num_trees()
+        finalized = num_trees if num_trees <= 0 or ensemble.is_tree_finalized(num_trees - 1) else num_trees - 1
+        growing = ensemble.proto.growing_metadata
+        return (np.int64(ensemble.stamp), np.int32(num_trees), np.int32(finalized),
+                np.int32(growing.num_layers_attempted),
+                np.array([growing.last_layer_node_start, max(1, growing.last_layer_node_end)], np.int32))
+
+    outputs = _run("BoostedTreesGetEnsembleStates", states, [self.resource_handle],
+                   [tf.int64, tf.int32, tf.int32, tf.int32, tf.int32])
+    for output, shape in zip(outputs, ([], [], [], [], [2])):
+      output.set_shape(shape)
+    names = ("stamp_token", "num_trees", "num_finalized_trees", "num_attempted_layers", "last_layer_nodes_range")
+    return tuple(tf.identity(output, name=name) for output, name in zip(outputs, names))
+
+  def serialize(self):
+    """(stamp_token, the serialized TreeEnsemble proto)."""
+
+    def serialize(key):
+      ensemble = _ensemble(key)
+      with ensemble.lock:
+        return np.int64(ensemble.stamp), np.bytes_(ensemble.proto.SerializeToString())
+
+    stamp, serialized = _run("BoostedTreesSerializeEnsemble", serialize, [self.resource_handle],
+                             [tf.int64, tf.string])
+    stamp.set_shape([])
+    serialized.set_shape([])
+    return stamp, serialized
+
+  def deserialize(self, stamp_token, serialized_proto):
+    """Replaces the ensemble (creating it if needed) by the serialized proto, with this stamp."""
+
+    def deserialize(key, stamp, serialized):
+      _ENSEMBLES[key.decode()] = _Ensemble(stamp, serialized)
+      return np.bool_(True)
+
+    return _run("BoostedTreesDeserializeEnsemble", deserialize, [self.resource_handle, stamp_token, serialized_proto],
+                tf.bool)
+
+
+# ---- prediction ----------------------------------------------------------------------------------------------------
+
+def _features(bucketized_features):
+  return [np.asarray(f).reshape(-1) for f in bucketized_features]
+
+
+def training_predict(tree_ensemble_handle, cached_tree_ids, cached_node_ids, bucketized_features, logits_dimension):
+  """(partial_logits [batch, 1], tree_ids, node_ids): the logits the latest layer added since the cached nodes."""
+  del logits_dimension  # 1: TF 1.15's kernel supported only one
+
+  def predict(key, tree_ids_in, node_ids_in, *features):
+    ensemble = _ensemble(key)
+    features = _features(features)
+    batch_size = len(features[0])
+    with ensemble.lock:
+      latest_tree = ensemble.num_trees() - 1
+      partial_logits = np.zeros([batch_size, 1], np.float32)
+      node_ids = np.zeros([batch_size], np.int32)
+      if latest_tree < 0:
+        return partial_logits, np.asarray(tree_ids_in, np.int32), node_ids
+      for i in range(batch_size):
+        tree_id, node_id = int(tree_ids_in[i]), int(node_ids_in[i])
+        partial_tree_logit = np.float32(0.0)
+        if node_id >= 0:
+          node_id, partial_tree_logit = ensemble.post_prune_correction(tree_id, node_id)
+          partial_tree_logit = partial_tree_logit - ensemble.node_value(tree_id, node_id)
+        else:
+          node_id = 0
+        partial_all_logit = np.float32(0.0)
+        while True:
+          if ensemble.is_leaf(tree_id, node_id):
+            partial_tree_logit = partial_tree_logit + ensemble.node_value(tree_id, node_id)
+            partial_all_logit = partial_all_logit + ensemble.tree_weight(tree_id) * partial_tree_logit
+            partial_tree_logit = np.float32(0.0)
+            if tree_id == latest_tree:
+              break
+            tree_id += 1
+            node_id = 0
+          else:
+            node_id = ensemble.next_node(tree_id, node_id, features, i)
+        node_ids[i] = node_id
+        partial_logits[i, 0] = partial_all_logit
+      return partial_logits, np.full([batch_size], latest_tree, np.int32), node_ids
+
+  partial_logits, tree_ids, node_ids = _run(
+      "BoostedTreesTrainingPredict", predict,
+      [tree_ensemble_handle, cached_tree_ids, cached_node_ids] + list(bucketized_features),
+      [tf.float32, tf.int32, tf.int32])
+  batch = bucketized_features[0].shape[:1]
+  partial_logits.set_shape(batch.concatenate([1]))
+  tree_ids.set_shape(batch)
+  node_ids.set_shape(batch)
+  return partial_logits, tree_ids, node_ids
+
+
+def predict(tree_ensemble_handle, bucketized_features, logits_dimension):
+  """logits [batch, 1]: every tree's leaf for each example, weighted and summed."""
+  del logits_dimension
+
+  def run(key, *features):
+    ensemble = _ensemble(key)
+    features = _features(features)
+    batch_size = len(features[0])
+    logits = np.zeros([batch_size, 1], np.float32)
+    with ensemble.lock:
+      last_tree = ensemble.num_trees() - 1
+      if last_tree < 0:
+        return logits
+      for i in range(batch_size):
+        tree_logit = np.float32(0.0)
+        tree_id = node_id = 0
+        while True:
+          if ensemble.is_leaf(tree_id, node_id):
+            tree_logit = tree_logit + ensemble.tree_weight(tree_id) * ensemble.node_value(tree_id, node_id)
+            if tree_id == last_tree:
+              break
+            tree_id += 1
+            node_id = 0
+          else:
+            node_id = ensemble.next_node(tree_id, node_id, features, i)
+        logits[i, 0] = tree_logit
+    return logits
+
+  logits = _run("BoostedTreesPredict", run, [tree_ensemble_handle] + list(bucketized_features), tf.float32)
+  logits.set_shape(bucketized_features[0].shape[:1].concatenate([1]))
+  return logits
+
+
+def example_debug_outputs(tree_ensemble_handle, bucketized_features, logits_dimension):
+  """Per example, a serialized DebugOutput: the feature ids split on along its path and the logits after each."""
+  del logits_dimension
+
+  def run(key, *features):
+    ensemble = _ensemble(key)
+    features = _features(features)
+    batch_size = len(features[0])
+    out = []
+    with ensemble.lock:
+      last_tree = ensemble.num_trees() - 1
+      for i in range(batch_size):
+        debug = proto("DebugOutput")()
+        tree_logit = ensemble.tree_weight(0) * ensemble.node_value(0, 0)
+        debug.logits_path.append(tree_logit)
+        node_id = tree_id = 0
+        past_trees_logit = np.float32(0.0)
+        while tree_id <= last_tree:
+          if ensemble.is_leaf(tree_id, node_id):
+            if tree_id == 0 or node_id > 0:
+              past_trees_logit = past_trees_logit + tree_logit
+            tree_id += 1
+            node_id = 0
+          else:
+            debug.feature_ids.append(ensemble.proto.trees[tree_id].nodes[node_id].bucketized_split.feature_id)
+            node_id = ensemble.next_node(tree_id, node_id, features, i)
+            tree_logit = ensemble.tree_weight(tree_id) * ensemble.node_value(tree_id, node_id)
+            debug.logits_path.append(tree_logit + past_trees_logit)
+        out.append(debug.SerializeToString())
+    return np.array(out, dtype=object)
+
+  outputs = _run("BoostedTreesExampleDebugOutputs", run, [tree_ensemble_handle] + list(bucketized_features),
+                 tf.string)
+  outputs.set_shape(bucketized_features[0].shape[:1])
+  return outputs
+
+
+# ---- statistics and splits -----------------------------------------------------------------------------------------
+
+def make_stats_summary(node_ids, gradients, hessians, bucketized_features_list, max_splits, num_buckets):
+  """[num_features, max_splits, num_buckets, 2]: the gradients and hessians summed per node and bucket."""
+
+  def run(node_ids, gradients, hessians, *features):
+    stats = np.zeros([len(features), max_splits, num_buckets, 2], np.float32)
+    node_ids = np.asarray(node_ids)
+    gradients = np.asarray(gradients, np.float32).reshape(len(node_ids), -1)[:, 0]
+    hessians = np.asarray(hessians, np.float32).reshape(len(node_ids), -1)[:, 0]
+    keep = node_ids >= 0  # examples in nodes that are not in the layer being grown
+    for f, feature in enumerate(features):
+      buckets = np.asarray(feature).reshape(-1)
+      # np.add.at adds in example order, as the kernel's loop did (the same float32 sums)
+      np.add.at(stats[f, :, :, 0], (node_ids[keep], buckets[keep]), gradients[keep])
+      np.add.at(stats[f, :, :, 1], (node_ids[keep], buckets[keep]), hessians[keep])
+    return stats
+
+  stats = _run("BoostedTreesMakeStatsSummary", run, [node_ids, gradients, hessians] + list(bucketized_features_list),
+               tf.float32)
+  stats.set_shape([len(bucketized_features_list), max_splits, num_buckets, 2])
+  return stats
+
+
+def _weight_and_gain(g, h, l1, l2):
+  """tree_helper.h's CalculateWeightsAndGains for one logit, in float32."""
+  g_with_l1 = g
+  if l1 > 0:
+    if g > l1:
+      g_with_l1 = np.float32(g - l1)
+    elif g < -l1:
+      g_with_l1 = np.float32(g + l1)
+    else:
+      return np.float32(0.0), np.float32(0.0)
+  if np.float32(h + l2) <= _EPS:
+    return np.float32(0.0), np.float32(0.0)
+  weight = np.float32(-g_with_l1 / np.float32(h + l2))
+  return weight, np.float32(-g_with_l1 * weight)
+
+
+def calculate_best_gains_per_feature(node_id_range, stats_summary_list, l1, l2, tree_complexity, min_node_weight,
+                                     max_splits):
+  """Per feature: (node ids, gains, thresholds, left contribs, right contribs) of each node's best split."""
+  del max_splits
+  num_features = len(stats_summary_list)
+
+  def run(node_id_range, l1, l2, tree_complexity, min_node_weight, *stats_list):
+    l1, l2 = np.float32(l1), np.float32(l2)
+    tree_complexity, min_node_weight = np.float32(tree_complexity), np.float32(min_node_weight)
+    outputs = [[] for _ in range(5)]
+    for stats in stats_list:
+      stats = np.asarray(stats, np.float32)
+      node_ids, gains, thresholds, lefts, rights = [], [], [], [], []
+      for node_id in range(int(node_id_range[0]), int(node_id_range[1])):
+        cum_grad = np.cumsum(stats[node_id, :, 0], dtype=np.float32)
+        cum_hess = np.cumsum(stats[node_id, :, 1], dtype=np.float32)
+        total_grad, total_hess = cum_grad[-1], cum_hess[-1]
+        if total_hess < min_node_weight:
+          continue
+        best_gain = np.finfo(np.float32).min
+        best_bucket, best_left, best_right = 0, np.float32(0.0), np.float32(0.0)
+        _, parent_gain = _weight_and_gain(total_grad, total_hess, l1, l2)
+        for bucket in range(stats.shape[1]):
+          left, gain_left = _weight_and_gain(cum_grad[bucket], cum_hess[bucket], l1, l2)
+          right, gain_right = _weight_and_gain(np.float32(total_grad - cum_grad[bucket]),
+                                               np.float32(total_hess - cum_hess[bucket]), l1, l2)
+          gain = np.float32(gain_left + gain_right)
+          if np.float32(gain - best_gain) >= _GAIN_TOLERANCE:
+            best_gain, best_bucket, best_left, best_right = gain, bucket, left, right
+        node_ids.append(node_id)
+        gains.append(np.float32(np.float32(best_gain - parent_gain) - tree_complexity))
+        thresholds.append(best_bucket)
+        lefts.append(best_left)
+        rights.append(best_right)
+      outputs[0].append(np.array(node_ids, np.int32))
+      outputs[1].append(np.array(gains, np.float32))
+      outputs[2].append(np.array(thresholds, np.int32))
+      outputs[3].append(np.array(lefts, np.float32).reshape(-1, 1))
+      outputs[4].append(np.array(rights, np.float32).reshape(-1, 1))
+    return tuple(itertools.chain.from_iterable(outputs))
+
+  dtypes = [tf.int32] * num_features + [tf.float32] * num_features + [tf.int32] * num_features + [tf.float32] * (
+      2 * num_features)
+  flat = _run("BoostedTreesCalculateBestGainsPerFeature", run,
+              [node_id_range, tf.cast(l1, tf.float32), tf.cast(l2, tf.float32), tf.cast(tree_complexity, tf.float32),
+               tf.cast(min_node_weight, tf.float32)] + list(stats_summary_list), dtypes)
+  results = [flat[i * num_features:(i + 1) * num_features] for i in range(5)]
+  for i, shape in enumerate(([None], [None], [None], [None, 1], [None, 1])):
+    for tensor in results[i]:
+      tensor.set_shape(shape)
+  return tuple(list(r) for r in results)
+
+
+# ---- growing -------------------------------------------------------------------------------------------------------
+
+def _update_growing_metadata(ensemble):
+  growing = ensemble.proto.growing_metadata
+  growing.num_layers_attempted += 1
+  n_trees = ensemble.num_trees()
+  if n_trees <= 0 or ((n_trees == 1 or ensemble.is_tree_finalized(n_trees - 2)) and
+                      len(ensemble.proto.trees[n_trees - 1].nodes) == 1):
+    growing.num_trees_attempted += 1
+
+
+def _add_split(ensemble, tree_id, node_id, candidate):
+  """AddBucketizedSplitNode: the leaf becomes a split with two leaves (its value plus each side's contribution)."""
+  tree = ensemble.proto.trees[tree_id]
+  node = tree.nodes[node_id]
+  left_id = len(tree.nodes)
+  left, right = tree.nodes.add(), tree.nodes.add()
+  node = tree.nodes[node_id]
+  has_leaf_value = node.WhichOneof("node") == "leaf" and node.leaf.scalar != 0
+  if node_id != 0 or has_leaf_value:  # keep the leaf's value, unless it is the first leaf of a tree
+    node.metadata.original_leaf.CopyFrom(node.leaf)
+    node.metadata.original_leaf.SetInParent()
+  node.metadata.gain = candidate["gain"]
+  previous = np.float32(node.metadata.original_leaf.scalar)
+  left.leaf.scalar = np.float32(previous + candidate["left"])
+  right.leaf.scalar = np.float32(previous + candidate["right"])
+  split = node.bucketized_split  # replaces the leaf (one of the node's oneof)
+  split.SetInParent()
+  split.feature_id = candidate["feature_id"]
+  split.threshold = candidate["threshold"]
+  split.left_id = left_id
+  split.right_id = left_id + 1
+
+
+def _post_prune_tree(ensemble, tree_id):
+  """PostPruneTree: removes, bottom-up, splits with negative gain whose children are leaves."""
+  tree = ensemble.proto.trees[tree_id]
+  num_nodes = len(tree.nodes)
+  if num_nodes == 0:
+    return
+  to_delete = []
+  changes = [[i, []] for i in range(num_nodes)]
+
+  def prune(node_id):
+    node = tree.nodes[node_id]
+    if node.WhichOneof("node") == "leaf":
+      return
+    prune(node.bucketized_split.left_id)
+    prune(node.bucketized_split.right_id)
+    left_id, right_id = node.bucketized_split.left_id, node.bucketized_split.right_id
+    if node.metadata.gain < 0 and ensemble.is_leaf(tree_id, left_id) and ensemble.is_leaf(tree_id, right_id):
+      to_delete.extend([left_id, right_id])
+      had_original = node.metadata.HasField("original_leaf")
+      node.leaf.CopyFrom(node.metadata.original_leaf)
+      node.leaf.SetInParent()  # a leaf even when the original one was empty
+      changes[left_id][0] = changes[right_id][0] = node_id
+      parent = ensemble.node_value(tree_id, node_id) if had_original else np.float32(0.0)
+      changes[left_id][1].append(np.float32(parent - ensemble.node_value(tree_id, left_id)))
+      changes[right_id][1].append(np.float32(parent - ensemble.node_value(tree_id, right_id)))
+      node.ClearField("metadata")
+
+  prune(0)
+  if not to_delete:
+    return
+  to_delete = sorted(to_delete)
+  deleted = set(to_delete)
+  old_to_new = {}
+  new_index = 0
+  metas = ensemble.proto.tree_metadata[tree_id].post_pruned_nodes_meta
+  for i in range(num_nodes):
+    meta = metas.add()
+    if i in deleted:
+      change = np.float32(0.0)
+      node_id, parent = i, changes[i][0]
+      while parent != node_id:
+        change = np.float32(change + changes[node_id][1][0])
+        node_id, parent = parent, changes[parent][0]
+      meta.new_node_id = old_to_new[parent]  # a parent comes before its children
+      meta.logit_change.append(change)
+    else:
+      old_to_new[i] = new_index
+      new_index += 1
+      meta.new_node_id = old_to_new[i]
+      meta.logit_change.append(0.0)
+  kept = []
+  for i, node in enumerate(tree.nodes):
+    if i in deleted:
+      continue
+    copy = proto("Node")()
+    copy.CopyFrom(node)
+    if copy.WhichOneof("node") == "bucketized_split":
+      copy.bucketized_split.left_id = old_to_new[copy.bucketized_split.left_id]
+      copy.bucketized_split.right_id = old_to_new[copy.bucketized_split.right_id]
+    kept.append(copy)
+  del tree.nodes[:]
+  tree.nodes.extend(kept)
+
+
+def update_ensemble(tree_ensemble_handle, feature_ids, node_ids, gains, thresholds, left_node_contribs,
+                    right_node_contribs, max_depth, learning_rate, pruning_mode):
+  """Adds each node's best split (over the features) to the tree being grown: one layer."""
+  num_features = len(node_ids)
+
+  def run(key, feature_ids, max_depth, learning_rate, *lists):
+    ensemble = _ensemble(key)
+    learning_rate = np.float32(learning_rate)
+    node_lists, gain_lists, threshold_lists, left_lists, right_lists = [
+        lists[i * num_features:(i + 1) * num_features] for i in range(5)]
+    with ensemble.lock:
+      ensemble.stamp += 1
+      best = {}
+      for f in range(num_features):
+        for c, node_id in enumerate(np.asarray(node_lists[f]).tolist()):
+          gain = np.float32(gain_lists[f][c])
+          candidate = {"feature_id": int(feature_ids[f]), "gain": gain, "threshold": int(threshold_lists[f][c]),
+                       "left": np.float32(learning_rate * left_lists[f][c][0]),
+                       "right": np.float32(learning_rate * right_lists[f][c][0])}
+          current = best.get(node_id)
+          if current is not None and abs(np.float32(gain - current["gain"])) < _GAIN_TOLERANCE:
+            if candidate["feature_id"] < current["feature_id"]:  # ties: the lower feature id
+              best[node_id] = candidate
+          elif current is None or np.float32(gain - current["gain"]) >= _GAIN_TOLERANCE:
+            best[node_id] = candidate
+      num_trees = ensemble.num_trees()
+      current_tree = num_trees - 1
+      _update_growing_metadata(ensemble)
+      if num_trees <= 0:
+        current_tree = ensemble.add_new_tree(_LAYER_BY_LAYER_TREE_WEIGHT)
+      if not best:
+        return np.bool_(False)  # "Not growing tree ensemble as no good splits were found."
+      metadata = ensemble.proto.tree_metadata[current_tree]
+      new_num_layers = metadata.num_layers_grown + 1
+      split_happened = False
+      node_id_start = len(ensemble.proto.trees[current_tree].nodes)
+      for node_id in sorted(best):
+        if pruning_mode == PRE_PRUNING and best[node_id]["gain"] < 0:
+          continue
+        _add_split(ensemble, current_tree, node_id, best[node_id])
+        split_happened = True
+      node_id_end = len(ensemble.proto.trees[current_tree].nodes)
+      if split_happened:
+        ensemble.proto.tree_metadata[current_tree].num_layers_grown = new_num_layers
+        if new_num_layers >= max_depth:
+          node_id_start, node_id_end = 0, 1
+          ensemble.proto.tree_metadata[current_tree].is_finalized = True
+          if pruning_mode == POST_PRUNING:
+            _post_prune_tree(ensemble, current_tree)
+          if ensemble.num_trees() > 0:
+            ensemble.add_new_tree(_LAYER_BY_LAYER_TREE_WEIGHT)
+        growing = ensemble.proto.growing_metadata
+        growing.last_layer_node_start = node_id_start
+        growing.last_layer_node_end = node_id_end
+      return np.bool_(True)
+
+  flat = list(node_ids) + list(gains) + list(thresholds) + list(left_node_contribs) + list(right_node_contribs)
+  return _run("BoostedTreesUpdateEnsemble", run,
+              [tree_ensemble_handle, tf.convert_to_tensor(feature_ids, tf.int32),
+               tf.convert_to_tensor(max_depth, tf.int32), tf.convert_to_tensor(learning_rate, tf.float32)] + flat,
+              tf.bool).op
+
+
+def center_bias(tree_ensemble_handle, mean_gradients, mean_hessians, l1, l2):
+  """Moves the bias (the first tree's root) by one Newton step; returns whether to continue centering."""
+
+  def run(key, mean_gradients, mean_hessians, l1, l2):
+    ensemble = _ensemble(key)
+    with ensemble.lock:
+      ensemble.stamp += 1
+      logits, _ = _weight_and_gain(np.float32(np.asarray(mean_gradients).reshape(-1)[0]),
+                                   np.float32(np.asarray(mean_hessians).reshape(-1)[0]), np.float32(l1),
+                                   np.float32(l2))
+      continue_centering = True
+      if ensemble.num_trees() == 0:
+        ensemble.add_new_tree(_LAYER_BY_LAYER_TREE_WEIGHT, logits)
+      else:
+        current_bias = ensemble.node_value(0, 0)
+        continue_centering = bool(np.abs(np.float32(logits / current_bias)) > _MIN_DELTA_FOR_CENTER_BIAS)
+        ensemble.proto.trees[0].nodes[0].leaf.scalar = np.float32(current_bias + logits)
+      return np.bool_(continue_centering)
+
+  result = _run("BoostedTreesCenterBias", run,
+                [tree_ensemble_handle, mean_gradients, mean_hessians, tf.cast(l1, tf.float32),
+                 tf.cast(l2, tf.float32)], tf.bool)
+  result.set_shape([])
+  return result
