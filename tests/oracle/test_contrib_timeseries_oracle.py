@@ -131,7 +131,8 @@ train_and_evaluate("deep", deep, fixed_windows(5, series=pairs), steps=3, reader
 mixture = ts.ARRegressor(periodicities=10, input_window_size=2, output_window_size=1, num_features=1,
                          anomaly_prior_probability=0.1, anomaly_distribution="cauchy",
                          model_dir=os.path.abspath("mixture"), config=config)
-train_and_evaluate("mixture", mixture, fixed_windows(3), steps=3)
+mixture.train(input_fn=fixed_windows(3), steps=3, hooks=[SeededStart()])
+report("mixture/checkpoint", checkpoint(mixture.model_dir))
 
 # TimeSeriesRegressor around an ARModel with an exogenous feature (its default state manager and Adam(0.02))
 model = ts.ARModel(periodicities=10, input_window_size=3, output_window_size=2, num_features=1,
