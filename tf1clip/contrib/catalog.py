@@ -644,6 +644,7 @@ _serve("tpu", "tensorflow.python.tpu.ops.tpu_ops:", """
     outfeed_enqueue outfeed_enqueue_tuple""")
 _serve("tpu", "tensorflow_estimator.python.estimator.tpu.tpu_estimator:", "export_estimator_savedmodel")
 _serve("tpu", "tf1clip.contrib.tpu_async_checkpoint:", "AsyncCheckpointSaverHook")
+_serve("tpu", "tf1clip.contrib.tpu_topology:", "Topology DeviceAssignment device_assignment")
 # contrib.estimator's heads: the library's v1 heads with TF 1.15's arguments, and TF 1.15's multi-label and
 # multi-head heads on the same interface.
 _serve("estimator", "tf1clip.contrib.estimator_heads:", """
@@ -1109,9 +1110,6 @@ UNSUPPORTED = {
     "tf.contrib.tpu.keras_to_tpu_model": "tf.distribute.TPUStrategy with Keras",
     "tf.contrib.tpu.TPUDistributionStrategy": "tf.distribute.TPUStrategy",
     "tf.contrib.tpu.profiler": "the TensorBoard profiler plugin (tf.profiler.experimental)",
-    **{"tf.contrib.tpu." + name: ("tf.tpu.experimental.Topology / DeviceAssignment: TensorFlow 2.21's describe a "
-                                  "4-D mesh (x, y, z, core), TF 1.15's a 3-D one, so TF 1.15's calls do not carry over")
-       for name in ("Topology", "DeviceAssignment", "device_assignment")},
 }
 
 

@@ -12,8 +12,9 @@ initialize_system, shutdown_system, cross_replica_sum). With `use_tpu=False` eve
 CPU/GPU; `use_tpu=True` without a TPU stops with the library's own error ("Cannot find any TPU
 cores in the system"). The TPU program's building blocks (InfeedQueue, the infeed / outfeed ops,
 repeat, while_loop) and export_estimator_savedmodel are TensorFlow's and the library's own
-objects, AsyncCheckpointSaverHook is TF 1.15's hook (tpu_async_checkpoint) (`catalog.SERVED`). The rest
-(keras_to_tpu_model, TPUDistributionStrategy, ...) raises ContribNotProvidedError naming what to use instead.
+objects, AsyncCheckpointSaverHook is TF 1.15's hook (tpu_async_checkpoint), Topology / DeviceAssignment /
+device_assignment are TF 1.15's 3-D mesh ones (tpu_topology) (`catalog.SERVED`). The rest (keras_to_tpu_model,
+TPUDistributionStrategy, profiler: they need TPU hardware or TF 1.15's Keras-on-TPU runtime) raises ContribNotProvidedError naming what to use instead.
 """
 
 import importlib
