@@ -59,6 +59,9 @@ that still exist elsewhere are served as those objects, through `catalog.SERVED`
                   (the fake-quant rewrite), quantization, saved_model (Keras SavedModels), specs, labeled_tensor,
                   model_pruning, linear_optimizer (SDCA): TF 1.15's code (TensorFlow's, TensorBoard's or the
                   estimator library's objects where they still exist)
+  timeseries      ARRegressor, StructuralEnsembleRegressor, TimeSeriesRegressor, the readers and input_fns,
+                  saved_model_utils: TF 1.15's code (ARModel, the state space models), tensorflow-estimator
+                  2.15's feature keys, heads and TimeSeriesRegressor
   slim            the whole tf-slim 1.1.0 package, run on TensorFlow 2.21 by tf1clip.contrib.slim's shim,
                   and the names TF 1.15's slim leaked from contrib.layers / framework / metrics / lookup
 
