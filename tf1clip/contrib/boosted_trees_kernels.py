@@ -10,17 +10,19 @@ splits, leaf values and tie-breaks), the same `TreeEnsemble` proto (TF 1.15's bo
 its serialized descriptor), the same checkpoint keys (`<handle>_stamp`, `<handle>_serialized`). What it ports is
 what the layer-by-layer estimators use: the ensemble resource (create, serialize, deserialize, states), training and
 inference prediction, per-example debug outputs, the stats summary, the best split per feature, growing a layer
-(pre- and post-pruning) and bias centering. TF 1.15's quantile sketch (for float columns) is not ported.
+(pre- and post-pruning), bias centering, and the weighted quantile sketch that bucketizes float columns (summaries,
+streams, boundaries, bucketize; its resource checkpointed as `<handle>_bucket_boundaries_<i>`).
 
-The resource: each `TreeEnsemble` gets a key of its own when its graph is built; the ensemble object behind the key
-lives in this process, created by the initializer (or by a checkpoint restore) of a session of that graph, as TF's
-resource manager held it per session. Two sessions of one graph share it (TF kept one per session).
+The resources: each `TreeEnsemble` / `QuantileAccumulator` gets a key of its own when its graph is built; the object
+behind the key lives in this process, created by the initializer (or by a checkpoint restore) of a session of that
+graph, as TF's resource manager held it per session. Two sessions of one graph share it (TF kept one per session).
 """
 
 import base64
 import collections
 import itertools
 import threading
+import weakref
 
 import numpy as np
 import tensorflow as tf
@@ -150,6 +152,13 @@ def _ensemble(key):
   return _ENSEMBLES[key]
 
 
+def _new_key(name, registry):
+  """A key for a resource of the default graph; its object is dropped from `registry` when the graph goes."""
+  key = "%s#%d" % (name, next(_KEYS))
+  weakref.finalize(V1.get_default_graph(), registry.pop, key, None)
+  return key
+
+
 def _run(name, func, inputs, outputs):
   return tf.numpy_function(func, inputs, outputs, stateful=True, name=name)
 
@@ -178,7 +187,7 @@ class TreeEnsemble(object):
   def __init__(self, name, stamp_token=0, is_local=False, serialized_proto=""):
     with V1.name_scope(name, "TreeEnsemble") as name:
       self._name = name
-      self._key = "%s#%d" % (name, next(_KEYS))
+      self._key = _new_key(name, _ENSEMBLES)
       # the handle is the key: what identifies the ensemble in this process (named as TF 1.15's handle op)
       self.resource_handle = tf.constant(self._key, name=name)
       self._init_op = self._create(stamp_token, serialized_proto)
@@ -371,6 +380,320 @@ def example_debug_outputs(tree_ensemble_handle, bucketized_features, logits_dime
                  tf.string)
   outputs.set_shape(bucketized_features[0].shape[:1])
   return outputs
+
+
+# ---- quantiles (float columns' buckets) ----------------------------------------------------------------------------
+# TF 1.15's weighted quantile stream (quantiles/weighted_quantiles_{buffer,summary,stream}.h): values and ranks in
+# float32, error bounds in float64, as the C++ templates instantiated them (<float, float>).
+
+_F32 = np.float32
+_DEFAULT_MAX_ELEMENTS = 1 << 40
+
+
+def _compress(entries, size_hint, min_eps=0.0):
+  """WeightedQuantilesSummary::Compress: entries [value, weight, min_rank, max_rank] down to ~size_hint."""
+  size_hint = max(int(size_hint), 2)
+  if len(entries) <= size_hint:
+    return entries
+  eps_delta = float(entries[-1][3]) * max(1.0 / size_hint, float(min_eps))
+  out = [entries[0]]
+  add_accumulator, add_step = 0, len(entries)
+  read, last = 0, 0
+  while read + 1 != len(entries):
+    nxt = read + 1
+    while (nxt != len(entries) and add_accumulator < add_step and
+           float(_F32(entries[nxt][3] - entries[nxt][1]) - _F32(entries[read][2] + entries[read][1])) <= eps_delta):
+      add_accumulator += size_hint
+      nxt += 1
+    read = read + 1 if read == nxt - 1 else nxt - 1
+    out.append(entries[read])
+    last = read
+    add_accumulator -= add_step
+  if last + 1 != len(entries):
+    out.append(entries[-1])
+  return out
+
+
+def _merge(base, other):
+  """WeightedQuantilesSummary::Merge: two sorted summaries into one, ranks kept within their bounds."""
+  if not other:
+    return list(base)
+  if not base:
+    return list(other)
+  out = []
+  i = j = 0
+  next_min1 = next_min2 = _F32(0)
+  while i < len(base) and j < len(other):
+    v1, w1, mn1, mx1 = base[i]
+    v2, w2, mn2, mx2 = other[j]
+    if v1 < v2:
+      out.append((v1, w1, _F32(mn1 + next_min2), _F32(mx1 + _F32(mx2 - w2))))
+      next_min1 = _F32(mn1 + w1)
+      i += 1
+    elif v2 < v1:
+      out.append((v2, w2, _F32(mn2 + next_min1), _F32(mx2 + _F32(mx1 - w1))))
+      next_min2 = _F32(mn2 + w2)
+      j += 1
+    else:
+      out.append((v1, _F32(w1 + w2), _F32(mn1 + mn2), _F32(mx1 + mx2)))
+      next_min1 = _F32(mn1 + w1)
+      next_min2 = _F32(mn2 + w2)
+      i += 1
+      j += 1
+  for v, w, mn, mx in base[i:]:
+    out.append((v, w, _F32(mn + next_min2), _F32(mx + other[-1][3])))
+  for v, w, mn, mx in other[j:]:
+    out.append((v, w, _F32(mn + next_min1), _F32(mx + base[-1][3])))
+  return out
+
+
+def _approximation_error(entries):
+  if not entries:
+    return 0.0
+  max_gap = _F32(0)
+  for k in range(1, len(entries)):
+    v, w, mn, mx = entries[k]
+    prev = entries[k - 1]
+    max_gap = max(max_gap, max(_F32(_F32(mx - mn) - w), _F32(_F32(mx - w) - _F32(prev[2] + prev[1]))))
+  return float(max_gap) / float(entries[-1][3])
+
+
+def _quantile_specs(eps, max_elements):
+  """WeightedQuantilesStream::GetQuantileSpecs: (levels, block size) for the error bound and element count."""
+  if eps <= np.finfo(np.float64).eps:
+    return 1, max(max_elements, 2)
+  max_level, block_size = 1, 2
+  while (1 << max_level) * block_size < max_elements:
+    block_size = int(np.ceil(max_level / eps)) + 1
+    max_level += 1
+  return max_level, max(block_size, 2)
+
+
+class _QuantileStream(object):
+  """WeightedQuantilesStream<float, float>: a buffer, summary levels, a final summary."""
+
+  def __init__(self, eps, max_elements):
+    self.eps = float(eps)
+    _, self.block_size = _quantile_specs(self.eps, max_elements)
+    self.buffer_size = min(self.block_size << 1, max_elements)
+    self.buffer = []
+    self.levels = []
+    self.local = []
+    self.finalized = False
+
+  def push_entry(self, value, weight):
+    if weight > 0:  # zero and negative weights are ignored
+      self.buffer.append((_F32(value), _F32(weight)))
+    if len(self.buffer) >= self.buffer_size:
+      self._push_buffer()
+
+  def _push_buffer(self):
+    entries = sorted(self.buffer, key=lambda e: e[0])  # std::sort: equal values are merged next anyway
+    self.buffer = []
+    merged = []
+    for value, weight in entries:
+      if merged and merged[-1][0] == value:
+        merged[-1][1] = _F32(merged[-1][1] + weight)
+      else:
+        merged.append([value, weight])
+    summary, cumulative = [], _F32(0)
+    for value, weight in merged:
+      summary.append((value, weight, cumulative, _F32(cumulative + weight)))
+      cumulative = _F32(cumulative + weight)
+    self.local = _compress(summary, self.block_size, self.eps)
+    self._propagate()
+
+  def push_summary(self, entries):
+    self.local = _compress(list(entries), self.block_size, self.eps)
+    self._propagate()
+
+  def _propagate(self):
+    if not self.local:
+      return
+    level = 0
+    while True:
+      if len(self.levels) <= level:
+        self.levels.append([])
+      current = self.levels[level]
+      self.local = _merge(self.local, current)
+      if not current or len(self.local) <= self.block_size + 1:
+        self.levels[level] = self.local
+        self.local = []
+        return
+      self.local = _compress(self.local, self.block_size, self.eps)
+      self.levels[level] = []
+      level += 1
+
+  def finalize(self):
+    self._push_buffer()
+    final = []
+    for summary in self.levels:
+      final = _merge(final, summary)
+    self.levels = []
+    self.local = final
+    self.finalized = True
+    return final
+
+  def boundaries(self, num_boundaries):
+    """GenerateBoundaries, then std::unique, as the Flush kernel did."""
+    if not self.local:
+      return []
+    compression_eps = _F32(_approximation_error(self.local) + 1.0 / num_boundaries)
+    values = [e[0] for e in _compress(list(self.local), num_boundaries, float(compression_eps))]
+    return [v for k, v in enumerate(values) if k == 0 or v != values[k - 1]]
+
+
+class _QuantileResource(object):
+  """BoostedTreesQuantileStreamResource: one stream and one list of boundaries per float feature."""
+
+  def __init__(self, epsilon, num_streams, max_elements=_DEFAULT_MAX_ELEMENTS):
+    self.lock = threading.Lock()
+    self.epsilon, self.max_elements = float(_F32(epsilon)), max_elements
+    self.streams = [_QuantileStream(self.epsilon, max_elements) for _ in range(num_streams)]
+    self.boundaries = [[] for _ in range(num_streams)]
+
+  def reset_streams(self):
+    self.streams = [_QuantileStream(self.epsilon, self.max_elements) for _ in self.streams]
+
+
+_QUANTILES = {}
+
+
+def _quantiles(key):
+  key = key.decode() if isinstance(key, bytes) else key
+  if key not in _QUANTILES:
+    raise tf.errors.FailedPreconditionError(None, None, "BoostedTrees quantile stream %s is not initialized" % key)
+  return _QUANTILES[key]
+
+
+class _QuantileSaveable(saveable_object.SaveableObject):
+  """Saves each stream's boundaries as `<name>_bucket_boundaries_<i>`; restoring sets them."""
+
+  def __init__(self, accumulator, name):
+    boundaries = accumulator.get_bucket_boundaries()
+    specs = [saveable_object.SaveSpec(b, "", name + "_bucket_boundaries_" + str(i)) for i, b in enumerate(boundaries)]
+    super(_QuantileSaveable, self).__init__(accumulator.resource_handle, specs, name)
+    self._accumulator = accumulator
+
+  def restore(self, restored_tensors, restored_shapes):
+    del restored_shapes
+    with tf.control_dependencies([self._accumulator.initializer]):
+      return self._accumulator.deserialize(restored_tensors)
+
+
+class QuantileAccumulator(object):
+  """TF 1.15's boosted_trees_ops.QuantileAccumulator: float features' weighted quantile streams and boundaries."""
+
+  def __init__(self, epsilon, num_streams, num_quantiles, name=None, max_elements=None):
+    del max_elements  # TF 1.15's Python passed none: the kernel's default
+    self._eps, self._num_streams, self._num_quantiles = epsilon, num_streams, num_quantiles
+    with V1.name_scope(name, "QuantileAccumulator") as name:
+      self._name = name
+      self._key = _new_key(name, _QUANTILES)
+      self.resource_handle = tf.constant(self._key, name=name)
+
+      def create(key):
+        _QUANTILES[key.decode()] = _QuantileResource(epsilon, num_streams)
+        return np.bool_(True)
+
+      self._init_op = _run("BoostedTreesCreateQuantileStreamResource", create, [self.resource_handle], tf.bool).op
+      is_initialized = _run("IsBoostedTreesQuantileStreamResourceInitialized",
+                            lambda key: np.bool_(key.decode() in _QUANTILES), [self.resource_handle], tf.bool)
+      is_initialized.set_shape([])
+    V1.add_to_collection(V1.GraphKeys.RESOURCES, _Resource(self.resource_handle, self._init_op, is_initialized))
+    V1.add_to_collection(V1.GraphKeys.SAVEABLE_OBJECTS, _QuantileSaveable(self, self.resource_handle.name))
+
+  @property
+  def initializer(self):
+    return self._init_op
+
+  def add_summaries(self, float_columns, example_weights):
+    """Makes each feature's summary of this batch (MakeQuantileSummaries) and adds it to its stream."""
+    eps = self._eps
+
+    def make(weights, *features):
+      weights = np.asarray(weights, np.float32).reshape(-1)
+      summaries = []
+      for feature in features:
+        values = np.asarray(feature, np.float32).reshape(-1)
+        stream = _QuantileStream(float(_F32(eps)), len(values) + 1)
+        for j, value in enumerate(values):
+          stream.push_entry(value, weights[j] if len(weights) > 1 else weights[0])
+        summaries.append(np.array(stream.finalize(), np.float32).reshape(-1, 4))
+      return summaries
+
+    summaries = _run("BoostedTreesMakeQuantileSummaries", make, [example_weights] + list(float_columns),
+                     [tf.float32] * len(float_columns))
+
+    def add(key, *summaries):
+      resource = _quantiles(key)
+      with resource.lock:
+        for stream, summary in zip(resource.streams, summaries):
+          if not stream.finalized:
+            stream.push_summary([tuple(_F32(x) for x in row) for row in np.asarray(summary)])
+      return np.bool_(True)
+
+    return _run("BoostedTreesQuantileStreamResourceAddSummaries", add, [self.resource_handle] + list(summaries),
+                tf.bool).op
+
+  def flush(self):
+    """Finalizes the streams into each feature's bucket boundaries (num_quantiles of them at most)."""
+    num_quantiles = self._num_quantiles
+
+    def flush(key):
+      resource = _quantiles(key)
+      with resource.lock:
+        for index, stream in enumerate(resource.streams):
+          stream.finalize()
+          resource.boundaries[index] = stream.boundaries(num_quantiles)
+        resource.reset_streams()
+      return np.bool_(True)
+
+    return _run("BoostedTreesQuantileStreamResourceFlush", flush, [self.resource_handle], tf.bool).op
+
+  def get_bucket_boundaries(self):
+    def get(key):
+      resource = _quantiles(key)
+      with resource.lock:
+        return [np.array(b, np.float32) for b in resource.boundaries]
+
+    boundaries = _run("BoostedTreesQuantileStreamResourceGetBucketBoundaries", get, [self.resource_handle],
+                      [tf.float32] * self._num_streams)
+    for b in boundaries:
+      b.set_shape([None])
+    return boundaries
+
+  def deserialize(self, bucket_boundaries):
+    def set_boundaries(key, *boundaries):
+      resource = _QUANTILES.setdefault(key.decode(), _QuantileResource(self._eps, self._num_streams))
+      with resource.lock:
+        resource.boundaries = [list(np.asarray(b, np.float32)) for b in boundaries]
+      return np.bool_(True)
+
+    return _run("BoostedTreesQuantileStreamResourceDeserialize", set_boundaries,
+                [self.resource_handle] + list(bucket_boundaries), tf.bool).op
+
+
+def bucketize(float_values, bucket_boundaries):
+  """BoostedTreesBucketize: each value's bucket, std::lower_bound in its feature's boundaries (the last at most)."""
+
+  def run(*args):
+    n = len(args) // 2
+    out = []
+    for values, boundaries in zip(args[:n], args[n:]):
+      values = np.asarray(values, np.float32).reshape(-1)
+      boundaries = np.asarray(boundaries, np.float32)
+      if len(boundaries) == 0:
+        out.append(np.zeros(len(values), np.int32))
+      else:
+        out.append(np.minimum(np.searchsorted(boundaries, values, side="left"), len(boundaries) - 1).astype(np.int32))
+    return out
+
+  buckets = _run("BoostedTreesBucketize", run, list(float_values) + list(bucket_boundaries),
+                 [tf.int32] * len(float_values))
+  for b, v in zip(buckets, float_values):
+    b.set_shape(v.shape)
+  return buckets
 
 
 # ---- statistics and splits -----------------------------------------------------------------------------------------

@@ -8,23 +8,23 @@ tensorflow-estimator 2.15's Estimator and v1 heads (through compat.estimator_shi
 (compat.surface.LIBRARY_ADDITIONS) <- compat.runner <- cli.
 
 tensorflow-estimator 2.15 dropped canned/boosted_trees.py; this is TF 1.15's code on the library's v1 heads. The
-model is TF 1.15's: bucketized columns keep their buckets, indicator columns become one binary feature per category;
-each layer of a tree is grown from gradient / hessian statistics accumulated over `n_batches_per_layer` batches
-(one ConditionalAccumulator per bucket size) or, with `train_in_memory`, from the whole dataset cached in variables;
-`center_bias` first fits the bias, `pruning_mode` 'pre' / 'post' need `tree_complexity` > 0, and training stops
-after `n_trees` trees. Names are TF 1.15's: the ensemble resource `boosted_trees` (checkpoint keys
-`boosted_trees:0_stamp` / `boosted_trees:0_serialized`), the variables `boosted_trees/are_boundaries_ready`,
+model is TF 1.15's: float columns are bucketized by a weighted quantile sketch (`quantile_sketch_epsilon`, at most
+1/epsilon buckets) of the first `n_batches_per_layer` batches, bucketized columns keep their buckets, indicator columns
+become one binary feature per category; each layer of a tree is grown from gradient / hessian statistics accumulated
+over `n_batches_per_layer` batches (one ConditionalAccumulator per bucket size) or, with `train_in_memory`, from the
+whole dataset, its features cached in variables; `center_bias` first fits the bias, `pruning_mode` 'pre' / 'post'
+need `tree_complexity` > 0, and training stops after `n_trees` trees. Names are TF 1.15's: the ensemble resource
+`boosted_trees` (checkpoint keys `boosted_trees:0_stamp` / `boosted_trees:0_serialized`), the quantile resource
+`boosted_trees/QuantileAccumulator` (`...:0_bucket_boundaries_<i>`), the variables `boosted_trees/are_boundaries_ready`,
 `boosted_trees/center_bias_needed` and, with `train_in_memory`, `boosted_trees/cached_feature_<i>`,
 `are_features_cached`, `tree_ids_cache`, `node_ids_cache`, `logits_cache`. As in TF 1.15, constructing one of these
 estimators turns on resource variables for the whole process (`tf.enable_resource_variables()`).
 
-Differences from TF 1.15, stated:
-- float (numeric, unbucketized) columns raise NotImplementedError naming them: TF 1.15 bucketized them with its
-  quantile sketch kernels, which are not ported (wrap them in `tf.feature_column.bucketized_column`);
-- the graph's conditionals are tf.compat.v1.cond, the v1 conditional the same TF 1.15 code used before its
-  forward-compatibility window switched it to cond_v2: the same branches and values.
-tests/oracle/test_estimator_boosted_trees_oracle.py holds the rest to TF 1.15: trees, leaves, gains, predictions,
-metrics, checkpoint keys, feature importances, directional feature contributions, errors.
+One difference in how the graph is built, not in what it computes: the conditionals are tf.compat.v1.cond, the v1
+conditional the same TF 1.15 code used before its forward-compatibility window switched it to cond_v2 (the same
+branches and values). tests/oracle/test_estimator_boosted_trees_oracle.py holds the rest to TF 1.15: trees, leaves,
+gains, quantile boundaries, predictions, metrics, checkpoint keys, feature importances, directional feature
+contributions, errors.
 """
 
 import collections
@@ -55,6 +55,7 @@ _HOLD_FOR_MULTI_CLASS_SUPPORT = object()
 _HOLD_FOR_MULTI_DIM_SUPPORT = object()
 _DUMMY_NUM_BUCKETS = -1
 _DUMMY_NODE_ID = -1
+_QUANTILE_ACCUMULATOR_RESOURCE_NAME = "QuantileAccumulator"
 # For directional feature contributions.
 _DEBUG_PROTO_KEY = "_serialized_debug_outputs_proto"
 _BIAS_ID = 0
@@ -120,7 +121,7 @@ def _dense_input(features, column):
   return V1.feature_column.input_layer(features, [column])
 
 
-def _transform_column(features, column):
+def _transform_column(features, column, bucket_boundaries_dict=None):
   """The list of rank-1 features one column contributes, as TF 1.15's _get_transformed_features made them."""
   kind = _kind(column)
   if kind == "bucketized":
@@ -136,11 +137,16 @@ def _transform_column(features, column):
     if _get_variable_shape(column).rank > 1:
       raise ValueError("For now, we only support Dense column with rank of 1, but column `{}` got: {}".format(
           column.name, _get_variable_shape(column)))
-    return tf.unstack(_dense_input(features, column), axis=1)
+    unstacked = tf.unstack(_dense_input(features, column), axis=1)
+    if not bucket_boundaries_dict:
+      return unstacked
+    boundaries = bucket_boundaries_dict[column.name]
+    assert _num_float_features(column) == len(boundaries)
+    return kernels.bucketize(unstacked, boundaries)
   raise _unexpected(column)
 
 
-def _get_transformed_features(features, sorted_feature_columns, already_transformed=None):
+def _get_transformed_features(features, sorted_feature_columns, bucket_boundaries_dict=None, already_transformed=None):
   """The transformed features of `sorted_feature_columns`, a list sorted by column name.
 
   `already_transformed` ({column name: [features]}) holds columns transformed before (outside a conditional).
@@ -151,7 +157,7 @@ def _get_transformed_features(features, sorted_feature_columns, already_transfor
     if column.name in already_transformed:
       result.extend(already_transformed[column.name])
     else:
-      result.extend(_transform_column(features, column))
+      result.extend(_transform_column(features, column, bucket_boundaries_dict))
   return result
 
 
@@ -235,7 +241,8 @@ def _accumulator(dtype, shape, shared_name):
   return V1.ConditionalAccumulator(dtype=dtype, shape=shape, shared_name=shared_name)
 
 
-def _cache_transformed_features(features, sorted_feature_columns, cat_columns, batch_size, are_boundaries_ready):
+def _cache_transformed_features(features, sorted_feature_columns, cat_columns, batch_size, bucket_boundaries_dict,
+                                are_boundaries_ready):
   """Transform features and cache, then returns (cached_features, cache_op)."""
   num_features = _calculate_num_features(sorted_feature_columns)
   cached_features = [_variable(tf.zeros([batch_size], dtype=tf.int32), name="cached_feature_{}".format(i))
@@ -245,13 +252,13 @@ def _cache_transformed_features(features, sorted_feature_columns, cat_columns, b
   cat_transformed = {c.name: _transform_column(features, c) for c in cat_columns}
 
   def get_features_without_cache():
-    transformed = _get_transformed_features(features, sorted_feature_columns, cat_transformed)
+    transformed = _get_transformed_features(features, sorted_feature_columns, bucket_boundaries_dict, cat_transformed)
     return transformed, tf.no_op()
 
   def get_features_with_cache():
 
     def _cache_features_and_return():
-      transformed = _get_transformed_features(features, sorted_feature_columns, cat_transformed)
+      transformed = _get_transformed_features(features, sorted_feature_columns, bucket_boundaries_dict, cat_transformed)
       cached = [cached_features[i].assign(transformed[i]) for i in range(num_features)]
       with tf.control_dependencies(cached):
         cache_flip_op = are_features_cached.assign(True)
@@ -311,8 +318,9 @@ def _get_max_splits(tree_hparams):
 class _EnsembleGrower(object):
   """Grows the ensemble and centers the bias: in memory, or from accumulated batches (the subclasses)."""
 
-  def __init__(self, tree_ensemble, tree_hparams, feature_ids_list):
+  def __init__(self, tree_ensemble, quantile_accumulator, tree_hparams, feature_ids_list):
     self._tree_ensemble = tree_ensemble
+    self._quantile_accumulator = quantile_accumulator
     self._tree_hparams = tree_hparams
     self._feature_ids_list = feature_ids_list
     self._pruning_mode_parsed = kernels.pruning_mode(tree_hparams.pruning_mode)
@@ -358,7 +366,14 @@ class _EnsembleGrower(object):
 
 
 class _InMemoryEnsembleGrower(_EnsembleGrower):
-  """The whole dataset is one batch: the bias and each layer come from it at once."""
+  """The whole dataset is one batch: quantiles, bias and each layer come from it at once."""
+
+  def accumulate_quantiles(self, float_features, weights, are_boundaries_ready):
+    summary_op = self._quantile_accumulator.add_summaries(float_features, weights)
+    with tf.control_dependencies([summary_op]):
+      flush = self._quantile_accumulator.flush()
+      with tf.control_dependencies([flush]):
+        return are_boundaries_ready.assign(True).op
 
   def center_bias(self, center_bias_var, gradients, hessians):
     mean_gradients = tf.expand_dims(tf.reduce_mean(gradients, 0), 0)
@@ -372,9 +387,10 @@ class _InMemoryEnsembleGrower(_EnsembleGrower):
 class _AccumulatorEnsembleGrower(_EnsembleGrower):
   """Statistics accumulate over `n_batches_per_layer` batches (ConditionalAccumulators stamped per layer)."""
 
-  def __init__(self, tree_ensemble, tree_hparams, stamp_token, n_batches_per_layer,
+  def __init__(self, tree_ensemble, quantile_accumulator, tree_hparams, stamp_token, n_batches_per_layer,
                bucket_size_list, is_chief, center_bias, feature_ids_list):
-    super(_AccumulatorEnsembleGrower, self).__init__(tree_ensemble, tree_hparams, feature_ids_list)
+    super(_AccumulatorEnsembleGrower, self).__init__(tree_ensemble, quantile_accumulator, tree_hparams,
+                                                     feature_ids_list)
     self._stamp_token = stamp_token
     self._n_batches_per_layer = n_batches_per_layer
     self._bucket_size_list = bucket_size_list
@@ -392,6 +408,25 @@ class _AccumulatorEnsembleGrower(_EnsembleGrower):
     if center_bias:
       self._bias_accumulator = _accumulator(dtype=tf.float32, shape=[2, 1], shared_name="bias_accumulator")
       self._chief_init_ops.append(self._bias_accumulator.set_global_step(self._stamp_token))
+
+  def accumulate_quantiles(self, float_features, weights, are_boundaries_ready):
+    summary_op = self._quantile_accumulator.add_summaries(float_features, weights)
+    cond_accum = _accumulator(dtype=tf.float32, shape={}, shared_name="quantile_summary_accum")
+    cond_accum_step = cond_accum.set_global_step(self._stamp_token)
+    apply_grad = cond_accum.apply_grad(tf.constant(0.), self._stamp_token)
+    update_quantile_op = tf.group(summary_op, cond_accum_step, apply_grad)
+    if not self._is_chief:
+      return update_quantile_op
+    with tf.control_dependencies([update_quantile_op]):
+
+      def flush_fn():
+        grad = cond_accum.take_grad(1)
+        flush_op = self._quantile_accumulator.flush()
+        boundaries_ready_op = are_boundaries_ready.assign(True).op
+        return tf.group(flush_op, grad, boundaries_ready_op)
+
+      return _cond(tf.greater_equal(cond_accum.num_accumulated(), self._n_batches_per_layer), flush_fn,
+                   tf.no_op, name="wait_until_quaniles_accumulated")
 
   def center_bias(self, center_bias_var, gradients, hessians):
     if not self._center_bias:
@@ -436,14 +471,15 @@ class _AccumulatorEnsembleGrower(_EnsembleGrower):
     return tf.group(self._chief_init_ops)
 
 
-def _refuse_float_columns(float_columns):
-  """TF 1.15 bucketized float columns with its quantile sketch kernels, which tf1clip does not port."""
-  if float_columns:
-    raise NotImplementedError(
-        "tf1clip serves TF 1.15's boosted trees for bucketized and indicator columns only: the float column(s) "
-        "{} would need TF 1.15's quantile sketch kernels, which TensorFlow 2.21 no longer has and tf1clip does not "
-        "port; wrap each in tf.feature_column.bucketized_column(column, boundaries)".format(
-            ", ".join("`%s`" % c.name for c in float_columns)))
+def _get_float_boundaries_dict(float_columns, bucket_boundaries):
+  """{column name: its features' bucket boundaries}."""
+  bucket_boundaries_dict = {}
+  feature_idx = 0
+  for column in float_columns:
+    num_column_dimensions = _num_float_features(column)
+    bucket_boundaries_dict[column.name] = bucket_boundaries[feature_idx:feature_idx + num_column_dimensions]
+    feature_idx += num_column_dimensions
+  return bucket_boundaries_dict
 
 
 def _bt_model_fn(features, labels, mode, head, feature_columns, tree_hparams, n_batches_per_layer, config,
@@ -456,15 +492,21 @@ def _bt_model_fn(features, labels, mode, head, feature_columns, tree_hparams, n_
   with V1.name_scope(name) as name:
     global_step = V1.train.get_or_create_global_step()
     tree_ensemble = kernels.TreeEnsemble(name=name)
-    # float columns' buckets would come from a quantile sketch (not ported); other dense columns, e.g. integer
-    # numeric ones, are their own bucket ids, as in TF 1.15
-    _refuse_float_columns(float_columns)
-    num_quantiles = int(1. / tree_hparams.quantile_sketch_epsilon)
+    eps = tree_hparams.quantile_sketch_epsilon
+    num_quantiles = int(1. / eps)
+    bucket_boundaries_dict = {}
+    quantile_accumulator = None
+    if float_columns:  # bucketized by a quantile sketch of the first n_batches_per_layer batches
+      quantile_accumulator = kernels.QuantileAccumulator(
+          epsilon=eps, num_streams=_calculate_num_features(float_columns), num_quantiles=num_quantiles,
+          name=_QUANTILE_ACCUMULATOR_RESOURCE_NAME)
+      bucket_boundaries_dict = _get_float_boundaries_dict(float_columns,
+                                                          quantile_accumulator.get_bucket_boundaries())
 
     bucket_size_list, feature_ids_list = _group_features_by_num_buckets(sorted_feature_columns, num_quantiles)
 
     if mode != ModeKeys.TRAIN:
-      input_feature_list = _get_transformed_features(features, sorted_feature_columns)
+      input_feature_list = _get_transformed_features(features, sorted_feature_columns, bucket_boundaries_dict)
       logits = kernels.predict(tree_ensemble_handle=tree_ensemble.resource_handle,
                                        bucketized_features=input_feature_list,
                                        logits_dimension=head.logits_dimension)
@@ -482,16 +524,15 @@ def _bt_model_fn(features, labels, mode, head, feature_columns, tree_hparams, n_
         raise ValueError("train_in_memory is supported only for non-distributed training.")
     worker_device = tf.no_op().device
     training_state_cache = None
-    # TF 1.15's flag (and checkpoint key): the float columns' boundaries are ready; without them, from the start
-    are_boundaries_ready = _variable(initial_value=True, name="are_boundaries_ready", trainable=False)
+    are_boundaries_ready = _variable(initial_value=not float_columns, name="are_boundaries_ready", trainable=False)
     if train_in_memory:
       batch_size = tf.shape(labels)[0]
       cat_columns = [fc for fc in sorted_feature_columns if _kind(fc) == "indicator"]
       input_feature_list, input_cache_op = _cache_transformed_features(
-          features, sorted_feature_columns, cat_columns, batch_size, are_boundaries_ready)
+          features, sorted_feature_columns, cat_columns, batch_size, bucket_boundaries_dict, are_boundaries_ready)
       training_state_cache = _CacheTrainingStatesUsingVariables(batch_size, head.logits_dimension)
     else:
-      input_feature_list = _get_transformed_features(features, sorted_feature_columns)
+      input_feature_list = _get_transformed_features(features, sorted_feature_columns, bucket_boundaries_dict)
 
     if training_state_cache:
       cached_tree_ids, cached_node_ids, cached_logits = training_state_cache.lookup()
@@ -519,9 +560,9 @@ def _bt_model_fn(features, labels, mode, head, feature_columns, tree_hparams, n_
     logits = cached_logits + partial_logits
 
     if train_in_memory:
-      grower = _InMemoryEnsembleGrower(tree_ensemble, tree_hparams, feature_ids_list)
+      grower = _InMemoryEnsembleGrower(tree_ensemble, quantile_accumulator, tree_hparams, feature_ids_list)
     else:
-      grower = _AccumulatorEnsembleGrower(tree_ensemble, tree_hparams, stamp_token,
+      grower = _AccumulatorEnsembleGrower(tree_ensemble, quantile_accumulator, tree_hparams, stamp_token,
                                           n_batches_per_layer, bucket_size_list, config.is_chief, center_bias,
                                           feature_ids_list)
 
@@ -539,6 +580,11 @@ def _bt_model_fn(features, labels, mode, head, feature_columns, tree_hparams, n_
 
     def _train_op_fn(loss):
       """Run one training iteration."""
+
+      def _update_quantile_fn():
+        with V1.name_scope("UpdateQuantile"):
+          float_features = _get_transformed_features(features, float_columns)
+          return grower.accumulate_quantiles(float_features, weights, are_boundaries_ready)
 
       def _grow_tree_fn():
         grow_op = [input_cache_op] if train_in_memory else []
@@ -576,7 +622,9 @@ def _bt_model_fn(features, labels, mode, head, feature_columns, tree_hparams, n_
           grow_op.append(V1.assign_add(global_step, 1).op)
         return tf.group(grow_op, name="grow_op")
 
-      return _grow_tree_fn()  # TF 1.15 first accumulated the float columns' quantiles (refused above)
+      if not float_columns:
+        return _grow_tree_fn()
+      return _cond(are_boundaries_ready, _grow_tree_fn, _update_quantile_fn)
 
   estimator_spec = head.create_estimator_spec(features=features, mode=mode, labels=labels,
                                               train_op_fn=_train_op_fn, logits=logits)
@@ -686,9 +734,15 @@ def _bt_explanations_fn(features, head, sorted_feature_columns, quantile_sketch_
   """The predict model_fn with each example's DebugOutput added (for directional feature contributions)."""
   with V1.name_scope(name) as name:
     tree_ensemble = kernels.TreeEnsemble(name=name)
-    del quantile_sketch_epsilon  # for float columns, which are refused
-    _refuse_float_columns(_get_float_feature_columns(sorted_feature_columns))
-    input_feature_list = _get_transformed_features(features, sorted_feature_columns)
+    float_columns = _get_float_feature_columns(sorted_feature_columns)
+    if not float_columns:
+      input_feature_list = _get_transformed_features(features, sorted_feature_columns)
+    else:
+      quantile_accumulator = kernels.QuantileAccumulator(
+          epsilon=quantile_sketch_epsilon, num_streams=_calculate_num_features(float_columns),
+          num_quantiles=int(1. / quantile_sketch_epsilon), name=_QUANTILE_ACCUMULATOR_RESOURCE_NAME)
+      bucket_boundaries_dict = _get_float_boundaries_dict(float_columns, quantile_accumulator.get_bucket_boundaries())
+      input_feature_list = _get_transformed_features(features, sorted_feature_columns, bucket_boundaries_dict)
     logits = kernels.predict(tree_ensemble_handle=tree_ensemble.resource_handle,
                                      bucketized_features=input_feature_list, logits_dimension=head.logits_dimension)
     estimator_spec = head.create_estimator_spec(features=features, mode=ModeKeys.PREDICT, labels=None,
