@@ -78,6 +78,19 @@ def main():
     report_model("classifier", E.BoostedTreesClassifier(
         columns, n_batches_per_layer=2, model_dir="classifier", n_trees=3, max_depth=2, config=config),
         batches(label), label)
+    # stopped after 3 steps, restored from its checkpoint and trained on: the same ensemble as in one go
+    est = E.BoostedTreesClassifier(columns, n_batches_per_layer=2, model_dir="classifier_resumed", n_trees=3,
+                                   max_depth=2, config=config)
+    est.train(batches(label), max_steps=3)
+    report("classifier_resumed/after_3", ensemble(est))
+    est.train(batches(label), max_steps=100)
+    report("classifier_resumed/ensemble", ensemble(est))
+    report("classifier_resumed/global_step", tf.train.load_variable(est.model_dir, "global_step"))
+    # n_batches_per_layer=0: TF 1.15 took it (a layer from every batch, as with 1)
+    est = E.BoostedTreesRegressor(columns, n_batches_per_layer=0, model_dir="zero_batches", n_trees=1, max_depth=2,
+                                  config=config)
+    est.train(batches(target), max_steps=10)
+    report("zero_batches/ensemble", ensemble(est))
     est = E.BoostedTreesClassifier(columns, n_batches_per_layer=1, model_dir="classifier_bias", n_trees=2,
                                    max_depth=2, center_bias=True, learning_rate=0.3, l2_regularization=0.1,
                                    config=config)
@@ -159,4 +172,5 @@ def test_boosted_trees_estimators_match_tf115():
   assert tf115["n_classes_3:error"] == tf115["label_dimension_2:error"] == "ValueError"
   assert len(tf115["classifier/ensemble"]["trees"]) == 4  # three finalized trees and the next one's root
   assert len(tf115["float_regressor/boundaries"]) > 5
+  assert tf115["classifier_resumed/ensemble"] == tf115["classifier/ensemble"]
   assert_same(tf115, ours)

@@ -4,9 +4,10 @@ Place in the data flow (DESIGN.md): NumPy, tf.numpy_function, tf.compat.v1 <- **
 contrib.estimator_boosted_trees <- compat.v1 (`tf.estimator`), contrib.estimator <- cli.
 
 TensorFlow 2.21 still defines the `BoostedTrees*` ops (tf.raw_ops) but has no kernels for them since 2.16, so a
-graph that uses them fails when it runs ("No OpKernel was registered"). This module is TF 1.15's kernel code step
-for step in NumPy, run by `tf.numpy_function` ops: float32 arithmetic in the kernels' order (the same gains,
-splits, leaf values and tie-breaks), the same `TreeEnsemble` proto (TF 1.15's boosted_trees.proto, built here from
+graph that uses them fails when it runs ("No OpKernel was registered"). This module is TF 1.15's kernel code in
+NumPy, run by `tf.numpy_function` ops: each example's and each bucket's float32 operations in the kernels' order
+(vectorized across examples and buckets, so the same gains, splits, leaf values and tie-breaks), the same
+`TreeEnsemble` proto (TF 1.15's boosted_trees.proto, built here from
 its serialized descriptor), the same checkpoint keys (`<handle>_stamp`, `<handle>_serialized`). What it ports is
 what the layer-by-layer estimators use: the ensemble resource (create, serialize, deserialize, states), training and
 inference prediction, per-example debug outputs, the stats summary, the best split per feature, growing a layer
@@ -263,43 +264,78 @@ def _features(bucketized_features):
   return [np.asarray(f).reshape(-1) for f in bucketized_features]
 
 
+class _TreeArrays(object):
+  """One tree as arrays (per node: is it a leaf, its split's feature / threshold / children, its value)."""
+
+  def __init__(self, ensemble, tree_id):
+    nodes = ensemble.proto.trees[tree_id].nodes
+    self.is_leaf = np.array([n.WhichOneof("node") == "leaf" for n in nodes])
+    self.feature = np.array([n.bucketized_split.feature_id for n in nodes], np.int64)
+    self.threshold = np.array([n.bucketized_split.threshold for n in nodes], np.int64)
+    self.left = np.array([n.bucketized_split.left_id for n in nodes], np.int64)
+    self.right = np.array([n.bucketized_split.right_id for n in nodes], np.int64)
+    self.value = np.array([ensemble.node_value(tree_id, i) for i in range(len(nodes))], np.float32)
+    self.weight = ensemble.tree_weight(tree_id)
+
+  def leaves(self, node_ids, features, rows):
+    """The leaf each of `rows` (examples, at `node_ids` of this tree) ends in: next_node until a leaf."""
+    node_ids = node_ids.copy()
+    while True:
+      inner = ~self.is_leaf[node_ids]
+      if not inner.any():
+        return node_ids
+      at, where = node_ids[inner], rows[inner]
+      values = features[self.feature[at], where]
+      node_ids[inner] = np.where(values <= self.threshold[at], self.left[at], self.right[at])
+
+
+def _stack(features, batch_size):
+  return np.stack(features) if features else np.zeros([0, batch_size], np.int32)
+
+
 def training_predict(tree_ensemble_handle, cached_tree_ids, cached_node_ids, bucketized_features, logits_dimension):
-  """(partial_logits [batch, 1], tree_ids, node_ids): the logits the latest layer added since the cached nodes."""
+  """(partial_logits [batch, 1], tree_ids, node_ids): the logits the trees added since each example's cached node."""
   del logits_dimension  # 1: TF 1.15's kernel supported only one
 
   def predict(key, tree_ids_in, node_ids_in, *features):
     ensemble = _ensemble(key)
     features = _features(features)
     batch_size = len(features[0])
+    features = _stack(features, batch_size)
     with ensemble.lock:
       latest_tree = ensemble.num_trees() - 1
-      partial_logits = np.zeros([batch_size, 1], np.float32)
-      node_ids = np.zeros([batch_size], np.int32)
+      partial_logits = np.zeros([batch_size], np.float32)
       if latest_tree < 0:
-        return partial_logits, np.asarray(tree_ids_in, np.int32), node_ids
-      for i in range(batch_size):
-        tree_id, node_id = int(tree_ids_in[i]), int(node_ids_in[i])
-        partial_tree_logit = np.float32(0.0)
-        if node_id >= 0:
-          node_id, partial_tree_logit = ensemble.post_prune_correction(tree_id, node_id)
-          partial_tree_logit = partial_tree_logit - ensemble.node_value(tree_id, node_id)
-        else:
-          node_id = 0
-        partial_all_logit = np.float32(0.0)
-        while True:
-          if ensemble.is_leaf(tree_id, node_id):
-            partial_tree_logit = partial_tree_logit + ensemble.node_value(tree_id, node_id)
-            partial_all_logit = partial_all_logit + ensemble.tree_weight(tree_id) * partial_tree_logit
-            partial_tree_logit = np.float32(0.0)
-            if tree_id == latest_tree:
-              break
-            tree_id += 1
-            node_id = 0
-          else:
-            node_id = ensemble.next_node(tree_id, node_id, features, i)
-        node_ids[i] = node_id
-        partial_logits[i, 0] = partial_all_logit
-      return partial_logits, np.full([batch_size], latest_tree, np.int32), node_ids
+        return partial_logits.reshape(-1, 1), np.asarray(tree_ids_in, np.int32), np.zeros([batch_size], np.int32)
+      tree_ids = np.asarray(tree_ids_in, np.int64).copy()
+      node_ids = np.asarray(node_ids_in, np.int64).copy()
+      partial_tree = np.zeros([batch_size], np.float32)
+      cached = node_ids >= 0
+      for tree_id in np.unique(tree_ids[cached]):  # from a cached node: the pruned node it moved to, the change
+        rows = np.nonzero(cached & (tree_ids == tree_id))[0]
+        metadata = ensemble.proto.tree_metadata[int(tree_id)]
+        if metadata.is_finalized and len(metadata.post_pruned_nodes_meta):
+          meta = metadata.post_pruned_nodes_meta
+          partial_tree[rows] = [meta[int(n)].logit_change[0] for n in node_ids[rows]]
+          node_ids[rows] = [meta[int(n)].new_node_id for n in node_ids[rows]]
+        values = _TreeArrays(ensemble, int(tree_id)).value
+        partial_tree[rows] = partial_tree[rows] - values[node_ids[rows]]
+      node_ids[~cached] = 0
+      for tree_id in range(int(tree_ids.min()), latest_tree + 1):
+        rows = np.nonzero(tree_ids == tree_id)[0]
+        if not len(rows):
+          continue
+        tree = _TreeArrays(ensemble, tree_id)
+        leaves = tree.leaves(node_ids[rows], features, rows)
+        partial_tree[rows] = partial_tree[rows] + tree.value[leaves]
+        partial_logits[rows] = partial_logits[rows] + tree.weight * partial_tree[rows]
+        partial_tree[rows] = 0
+        node_ids[rows] = leaves
+        if tree_id != latest_tree:  # on to the next tree, from its root
+          tree_ids[rows] = tree_id + 1
+          node_ids[rows] = 0
+      return (partial_logits.reshape(-1, 1), np.full([batch_size], latest_tree, np.int32),
+              node_ids.astype(np.int32))
 
   partial_logits, tree_ids, node_ids = _run(
       "BoostedTreesTrainingPredict", predict,
@@ -320,25 +356,15 @@ def predict(tree_ensemble_handle, bucketized_features, logits_dimension):
     ensemble = _ensemble(key)
     features = _features(features)
     batch_size = len(features[0])
-    logits = np.zeros([batch_size, 1], np.float32)
+    features = _stack(features, batch_size)
+    logits = np.zeros([batch_size], np.float32)
+    rows = np.arange(batch_size)
     with ensemble.lock:
-      last_tree = ensemble.num_trees() - 1
-      if last_tree < 0:
-        return logits
-      for i in range(batch_size):
-        tree_logit = np.float32(0.0)
-        tree_id = node_id = 0
-        while True:
-          if ensemble.is_leaf(tree_id, node_id):
-            tree_logit = tree_logit + ensemble.tree_weight(tree_id) * ensemble.node_value(tree_id, node_id)
-            if tree_id == last_tree:
-              break
-            tree_id += 1
-            node_id = 0
-          else:
-            node_id = ensemble.next_node(tree_id, node_id, features, i)
-        logits[i, 0] = tree_logit
-    return logits
+      for tree_id in range(ensemble.num_trees()):
+        tree = _TreeArrays(ensemble, tree_id)
+        leaves = tree.leaves(np.zeros([batch_size], np.int64), features, rows)
+        logits = logits + tree.weight * tree.value[leaves]
+    return logits.reshape(-1, 1)
 
   logits = _run("BoostedTreesPredict", run, [tree_ensemble_handle] + list(bucketized_features), tf.float32)
   logits.set_shape(bucketized_features[0].shape[:1].concatenate([1]))
@@ -699,24 +725,39 @@ def bucketize(float_values, bucket_boundaries):
 # ---- statistics and splits -----------------------------------------------------------------------------------------
 
 def make_stats_summary(node_ids, gradients, hessians, bucketized_features_list, max_splits, num_buckets):
-  """[num_features, max_splits, num_buckets, 2]: the gradients and hessians summed per node and bucket."""
+  """[num_features, max_splits, num_buckets, 2]: the gradients and hessians summed per node and bucket.
+
+  A float column's quantile boundaries can number more than `num_buckets` (1 / quantile_sketch_epsilon): TF 1.15's
+  kernel then added the examples of the bucket past the end into the next node's (or feature's) first bucket of the
+  flat tensor, unchecked. That is kept, for the same trees. Past the end of the whole tensor TF 1.15 wrote outside
+  it (memory corruption, sometimes a crash: "corrupted size vs. prev_size"), so its statistics lacked those
+  examples: here they are left out too, with a warning.
+  """
+  shape = (len(bucketized_features_list), max_splits, num_buckets, 2)
 
   def run(node_ids, gradients, hessians, *features):
-    stats = np.zeros([len(features), max_splits, num_buckets, 2], np.float32)
+    stats = np.zeros(int(np.prod(shape)), np.float32)
     node_ids = np.asarray(node_ids)
     gradients = np.asarray(gradients, np.float32).reshape(len(node_ids), -1)[:, 0]
     hessians = np.asarray(hessians, np.float32).reshape(len(node_ids), -1)[:, 0]
     keep = node_ids >= 0  # examples in nodes that are not in the layer being grown
     for f, feature in enumerate(features):
-      buckets = np.asarray(feature).reshape(-1)
+      buckets = np.asarray(feature).reshape(-1)[keep].astype(np.int64)
+      flat = ((f * max_splits + node_ids[keep].astype(np.int64)) * num_buckets + buckets) * 2
+      inside = flat + 1 < stats.size
+      if not inside.all():
+        V1.logging.warning(
+            "BoostedTrees: %d examples fall in a bucket past the statistics' %d buckets; TF 1.15 wrote them outside "
+            "its tensor (memory corruption) and they are left out here as from its statistics. A larger "
+            "quantile_sketch_epsilon (fewer boundaries) avoids it.", int((~inside).sum()), num_buckets)
       # np.add.at adds in example order, as the kernel's loop did (the same float32 sums)
-      np.add.at(stats[f, :, :, 0], (node_ids[keep], buckets[keep]), gradients[keep])
-      np.add.at(stats[f, :, :, 1], (node_ids[keep], buckets[keep]), hessians[keep])
-    return stats
+      np.add.at(stats, flat[inside], gradients[keep][inside])
+      np.add.at(stats, flat[inside] + 1, hessians[keep][inside])
+    return stats.reshape(shape)
 
   stats = _run("BoostedTreesMakeStatsSummary", run, [node_ids, gradients, hessians] + list(bucketized_features_list),
                tf.float32)
-  stats.set_shape([len(bucketized_features_list), max_splits, num_buckets, 2])
+  stats.set_shape(shape)
   return stats
 
 
@@ -734,6 +775,31 @@ def _weight_and_gain(g, h, l1, l2):
     return np.float32(0.0), np.float32(0.0)
   weight = np.float32(-g_with_l1 / np.float32(h + l2))
   return weight, np.float32(-g_with_l1 * weight)
+
+
+def _weights_and_gains(g, h, l1, l2):
+  """_weight_and_gain over arrays of float32 sums (the same float32 operations, elementwise)."""
+  g_with_l1 = g.copy()
+  zero = np.zeros(g.shape, bool)
+  if l1 > 0:
+    g_with_l1 = np.where(g > l1, g - l1, np.where(g < -l1, g + l1, g)).astype(np.float32)
+    zero = (g <= l1) & (g >= -l1)
+  denominator = (h + l2).astype(np.float32)
+  zero |= denominator <= _EPS
+  with np.errstate(divide="ignore", invalid="ignore"):
+    weight = np.where(zero, np.float32(0), -g_with_l1 / np.where(zero, np.float32(1), denominator))
+  weight = weight.astype(np.float32)
+  gain = np.where(zero, np.float32(0), -g_with_l1 * weight).astype(np.float32)
+  return weight, gain
+
+
+def _first_best(gains):
+  """The bucket the kernel's scan kept: it moved on only to a gain larger by at least 1e-15 (float32)."""
+  best, best_bucket = np.finfo(np.float32).min, 0
+  for bucket, gain in enumerate(gains):
+    if np.float32(gain - best) >= _GAIN_TOLERANCE:
+      best, best_bucket = gain, bucket
+  return best_bucket
 
 
 def calculate_best_gains_per_feature(node_id_range, stats_summary_list, l1, l2, tree_complexity, min_node_weight,
@@ -755,21 +821,16 @@ def calculate_best_gains_per_feature(node_id_range, stats_summary_list, l1, l2, 
         total_grad, total_hess = cum_grad[-1], cum_hess[-1]
         if total_hess < min_node_weight:
           continue
-        best_gain = np.finfo(np.float32).min
-        best_bucket, best_left, best_right = 0, np.float32(0.0), np.float32(0.0)
         _, parent_gain = _weight_and_gain(total_grad, total_hess, l1, l2)
-        for bucket in range(stats.shape[1]):
-          left, gain_left = _weight_and_gain(cum_grad[bucket], cum_hess[bucket], l1, l2)
-          right, gain_right = _weight_and_gain(np.float32(total_grad - cum_grad[bucket]),
-                                               np.float32(total_hess - cum_hess[bucket]), l1, l2)
-          gain = np.float32(gain_left + gain_right)
-          if np.float32(gain - best_gain) >= _GAIN_TOLERANCE:
-            best_gain, best_bucket, best_left, best_right = gain, bucket, left, right
+        lefts_all, left_gains = _weights_and_gains(cum_grad, cum_hess, l1, l2)
+        rights_all, right_gains = _weights_and_gains(total_grad - cum_grad, total_hess - cum_hess, l1, l2)
+        split_gains = left_gains + right_gains
+        best_bucket = _first_best(split_gains)
         node_ids.append(node_id)
-        gains.append(np.float32(np.float32(best_gain - parent_gain) - tree_complexity))
+        gains.append(np.float32(np.float32(split_gains[best_bucket] - parent_gain) - tree_complexity))
         thresholds.append(best_bucket)
-        lefts.append(best_left)
-        rights.append(best_right)
+        lefts.append(lefts_all[best_bucket])
+        rights.append(rights_all[best_bucket])
       outputs[0].append(np.array(node_ids, np.int32))
       outputs[1].append(np.array(gains, np.float32))
       outputs[2].append(np.array(thresholds, np.int32))
