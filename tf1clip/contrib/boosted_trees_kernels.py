@@ -7,8 +7,8 @@ TensorFlow 2.21 still defines the `BoostedTrees*` ops (tf.raw_ops) but has no ke
 graph that uses them fails when it runs ("No OpKernel was registered"). This module is TF 1.15's kernel code in
 NumPy, run by `tf.numpy_function` ops: each example's and each bucket's float32 operations in the kernels' order
 (vectorized across examples and buckets, so the same gains, splits, leaf values and tie-breaks), the same
-`TreeEnsemble` proto (TF 1.15's boosted_trees.proto, built here from
-its serialized descriptor), the same checkpoint keys (`<handle>_stamp`, `<handle>_serialized`). What it ports is
+`TreeEnsemble` proto (TF 1.15's boosted_trees.proto, built here from its serialized descriptor), the same checkpoint
+keys (`<handle>_stamp`, `<handle>_serialized`). What it ports is
 what the layer-by-layer estimators use: the ensemble resource (create, serialize, deserialize, states), training and
 inference prediction, per-example debug outputs, the stats summary, the best split per feature, growing a layer
 (pre- and post-pruning), bias centering, and the weighted quantile sketch that bucketizes float columns (summaries,

@@ -20,7 +20,8 @@ need `tree_complexity` > 0, and training stops after `n_trees` trees. Names are 
 `are_features_cached`, `tree_ids_cache`, `node_ids_cache`, `logits_cache`. As in TF 1.15, constructing one of these
 estimators turns on resource variables for the whole process (`tf.enable_resource_variables()`).
 
-One difference in how the graph is built, not in what it computes: the conditionals are tf.compat.v1.cond, the v1
+Differences from TF 1.15: `export_saved_model` (and the other exports) raise NotImplementedError, as the kernels are
+tf.numpy_function ops no SavedModel can take to another process; the conditionals are tf.compat.v1.cond, the v1
 conditional the same TF 1.15 code used before its forward-compatibility window switched it to cond_v2 (the same
 branches and values). tests/oracle/test_estimator_boosted_trees_oracle.py holds the rest to TF 1.15: trees, leaves,
 gains, quantile boundaries, predictions, metrics, checkpoint keys, feature importances, directional feature
@@ -768,6 +769,15 @@ class _BoostedTreesBase(estimator.Estimator):
     self._center_bias = center_bias
     self._is_classification = is_classification
     self._quantile_sketch_epsilon = quantile_sketch_epsilon
+
+  def _export_all_saved_models(self, *args, **kwargs):
+    """export_saved_model / export_savedmodel / experimental_export_all_saved_models: refused, see the message."""
+    raise NotImplementedError(
+        "tf1clip does not export boosted-trees estimators: TensorFlow 2.21 has no kernels for the BoostedTrees ops, "
+        "and tf1clip's port of TF 1.15's kernels runs as tf.numpy_function ops, which a SavedModel cannot take to "
+        "another process (loading it fails with 'Could not find callback'). Predict in this process "
+        "(estimator.predict), or train a model that exports with a maintained library (YDF: "
+        "ydf.GradientBoostedTreesLearner, model.to_tensorflow_saved_model)")
 
   def experimental_feature_importances(self, normalize=False):
     """Gain-based feature importances: an OrderedDict {feature column name: importance}, most important first.
