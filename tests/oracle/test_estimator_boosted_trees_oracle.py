@@ -107,10 +107,12 @@ def main():
         columns, n_batches_per_layer=1, model_dir="classifier_in_memory", n_trees=2, max_depth=2, center_bias=True,
         learning_rate=0.3, l2_regularization=0.1, config=config, train_in_memory=True),
         whole_repeated(label), label)
-    report_model("regressor_pre", E.BoostedTreesRegressor(
+    est = E.BoostedTreesRegressor(
         columns, n_batches_per_layer=2, model_dir="regressor_pre", n_trees=2, max_depth=3, center_bias=True,
-        pruning_mode="pre", tree_complexity=0.05, l1_regularization=0.01, config=config),
-        batches(target), target, keys=("predictions",))
+        pruning_mode="pre", tree_complexity=0.05, l1_regularization=0.01, config=config)
+    report_model("regressor_pre", est, batches(target), target, keys=("predictions",))
+    report("regressor_explanations", [[p["bias"], list(p["dfc"].items()), p["predictions"]]
+                                      for p in est.experimental_predict_with_explanations(first(4))])
     report_model("regressor_post", E.BoostedTreesRegressor(
         columns, n_batches_per_layer=1, model_dir="regressor_post", n_trees=2, max_depth=3, pruning_mode="post",
         tree_complexity=0.2, min_node_weight=0.05, learning_rate=0.5, config=config),
