@@ -342,10 +342,9 @@ def training_predict(tree_ensemble_handle, cached_tree_ids, cached_node_ids, buc
       [tree_ensemble_handle, cached_tree_ids, cached_node_ids] + list(bucketized_features),
       [tf.float32, tf.int32, tf.int32])
   batch = bucketized_features[0].shape[:1]
-  partial_logits.set_shape(batch.concatenate([1]))
   tree_ids.set_shape(batch)
   node_ids.set_shape(batch)
-  return partial_logits, tree_ids, node_ids
+  return tf.ensure_shape(partial_logits, batch.concatenate([1])), tree_ids, node_ids
 
 
 def predict(tree_ensemble_handle, bucketized_features, logits_dimension):
@@ -367,8 +366,8 @@ def predict(tree_ensemble_handle, bucketized_features, logits_dimension):
     return logits.reshape(-1, 1)
 
   logits = _run("BoostedTreesPredict", run, [tree_ensemble_handle] + list(bucketized_features), tf.float32)
-  logits.set_shape(bucketized_features[0].shape[:1].concatenate([1]))
-  return logits
+  # a shape the graph's own shape inference sees too (Grappler's cost model warns on unknown ranks)
+  return tf.ensure_shape(logits, bucketized_features[0].shape[:1].concatenate([1]))
 
 
 def example_debug_outputs(tree_ensemble_handle, bucketized_features, logits_dimension):
