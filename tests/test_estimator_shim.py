@@ -62,7 +62,7 @@ SHIM_PROBE = textwrap.dedent("""
       except Exception as e:
         errors[name] = [type(e).__name__, str(e)]
     out["errors"] = errors
-    # TF 1.15's boosted-trees estimators: the library dropped them, the facade adds tf1clip's (LIBRARY_ADDITIONS)
+    # TF 1.15's boosted-trees estimators: the library dropped them, the facade adds tf1clip's (TF1CLIP_NAMES)
     out["boosted_trees"] = {name: [getattr(est, name).__module__, name in dir(est)]
                             for name in ("BoostedTreesClassifier", "BoostedTreesRegressor", "BoostedTreesEstimator")}
     out["contrib_estimator"] = [
@@ -202,7 +202,7 @@ def test_check_resolves_tf_estimator_names_in_the_shimmed_library():
   assert findings["tf.estimator.DNNClassifier"].status == check.PROVIDED
   assert "tensorflow-estimator 2.15" in findings["tf.estimator.DNNClassifier"].note
   assert findings["tf.estimator.tpu.TPUEstimator"].status == check.PROVIDED
-  port = findings["tf.estimator.BoostedTreesClassifier"]  # the library dropped it: surface.LIBRARY_ADDITIONS
+  port = findings["tf.estimator.BoostedTreesClassifier"]  # the library dropped it: surface.TF1CLIP_NAMES
   assert port.status == check.PROVIDED
   assert port.note == ("TF 1.15's, tf1clip's port (tf1clip.contrib.estimator_boosted_trees; "
                        "tensorflow-estimator 2.15 dropped it)")

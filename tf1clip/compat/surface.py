@@ -1,17 +1,16 @@
 """Where each TF1 name comes from on TensorFlow 2.21: the table the facade, the importer and `check` share.
 
 A TF1 script's `tf.<name>` resolves, in this order, to:
+  0. the names TF1CLIP_NAMES lists -> tf1clip's own ports, added to the namespace that serves the rest
+     (`tf.examples.tutorials.mnist.input_data`, `tf.keras.wrappers.scikit_learn`, `tf.estimator.BoostedTrees*`)
   1. `tf.contrib...`           -> tf1clip.contrib (what training scripts used; the rest fails by name)
   2. `tf.keras`, `tf.layers`,
      `tf.nn.rnn_cell`          -> tf-keras' v1 API, taken from tf_keras directly so they work whichever
                                   Keras TensorFlow itself picked when it was imported
   3. `tf.compat.v1`            -> the TF1 API itself; `tf.compat.v2` -> the real TF2 API
-     `tf.estimator`            -> tensorflow-estimator 2.15's v1 API, shimmed (LIBRARY_NAMESPACES), with
-                                  the names TF 1.15 had that it dropped from tf1clip's ports (LIBRARY_ADDITIONS)
+     `tf.estimator`            -> tensorflow-estimator 2.15's v1 API, shimmed (LIBRARY_NAMESPACES)
   4. anything else             -> `tf.compat.v1.<name>` of the installed TensorFlow (flags, app, logging,
                                   gfile, train, summary, test, ... are all still there)
-  4b. `tf.examples.tutorials.mnist.input_data`,
-      `tf.keras.wrappers.scikit_learn`         -> tf1clip's own modules (TF1CLIP_MODULES)
   5. names TF 2.21 dropped     -> a NotProvidedError naming the symbol and its replacement (REMOVED)
 
 Data flow: compat.surface <- compat.v1 (the facade) <- compat.importer <- compat.runner <- cli, and
@@ -35,14 +34,6 @@ LIBRARY_NAMESPACES = {
                   "tensorflow-estimator 2.15's v1 API, through tf1clip's shim (compat.estimator_shim)"),
 }
 
-# Names TF 1.15 had in a LIBRARY_NAMESPACES namespace that the library's last release dropped, served by tf1clip's
-# port: dotted name below `tf.` -> "module:attribute". The facade (compat.v1) adds them to the library's namespace,
-# `tf1clip check` reports them provided, tools.api_coverage resolves them through the facade.
-LIBRARY_ADDITIONS = {
-    "estimator." + name: "tf1clip.contrib.estimator_boosted_trees:" + name
-    for name in ("BoostedTreesClassifier", "BoostedTreesRegressor", "BoostedTreesEstimator")
-}
-
 # TF1 names that neither TensorFlow 2.21 nor tf1clip provide, with what to use instead.
 REMOVED = {
     "pywrap_tensorflow": (
@@ -53,12 +44,17 @@ REMOVED = {
         "tutorial module; copy the tutorial code you need into your project"),
 }
 
-# TF1 modules TensorFlow 2.21 dropped that tf1clip serves itself: dotted name below `tf.` -> module.
-# The facade builds the namespaces on the way (tf.examples, tf.examples.tutorials, ...).
-# Below a namespace another source serves (tf.keras: tf-keras), the modules listed here are added to it.
-TF1CLIP_MODULES = {
+# TF1 names that TensorFlow 2.21 or the library serving their namespace dropped, served by tf1clip itself:
+# dotted name below `tf.` -> "module" (the module is the name) or "module:attribute". The facade (compat.v1) adds
+# them to the namespace that serves the rest (tf.keras: tf-keras; tf.estimator: tensorflow-estimator), building
+# the namespaces on the way that nobody else serves (tf.examples, tf.examples.tutorials, ...); `tf1clip check`
+# reports them provided and tools.api_coverage resolves them through the facade.
+TF1CLIP_NAMES = {
     "examples.tutorials.mnist.input_data": "tf1clip.contrib.learn.datasets.mnist",
     "keras.wrappers.scikit_learn": "tf1clip.contrib.keras_scikit_learn",  # tf-keras dropped it (TF 2.12)
+    # tensorflow-estimator 2.15 dropped the boosted-trees estimators (and TensorFlow 2.21 their kernels)
+    **{"estimator." + name: "tf1clip.contrib.estimator_boosted_trees:" + name
+       for name in ("BoostedTreesClassifier", "BoostedTreesRegressor", "BoostedTreesEstimator")},
 }
 
 

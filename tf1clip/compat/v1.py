@@ -6,8 +6,9 @@ describes: `tf.contrib` is tf1clip.contrib, `tf.keras` / `tf.layers` / `tf.nn.rn
 `tf.compat.v1` is this module again, and everything else is `tf.compat.v1.<name>` of TensorFlow 2.21
 (including `tf.flags`, `tf.app.run`, `tf.logging`, `tf.gfile`, `tf.train`, `tf.summary`, `tf.test`).
 `tf.estimator` is tensorflow-estimator 2.15's v1 API, imported (after compat.estimator_shim is applied)
-the first time a script touches it, with the names TF 1.15 had that the library dropped (surface.LIBRARY_ADDITIONS:
-the BoostedTrees estimators) from tf1clip's ports.
+the first time a script touches it. The names TF 1.15 had that TensorFlow 2.21 or such a library dropped
+(surface.TF1CLIP_NAMES: the MNIST tutorial reader, tf.keras.wrappers.scikit_learn, the BoostedTrees estimators)
+are tf1clip's ports, added to the namespace that serves the rest.
 
 `tf1clip run` hands this same module to a script's `import tensorflow` (see compat.importer).
 
@@ -80,70 +81,46 @@ def _contrib():
         "tf.contrib", "this tf1clip installation has no tf1clip.contrib package")) from None
 
 
-def _served_namespace(top):
-  """`tf.<top>` (dotted): namespaces leading to the modules surface.TF1CLIP_MODULES lists below `top`."""
-  root = _types.ModuleType(__name__ + "." + top)
-  top_parts = top.split(".")
-  for dotted, module_name in _surface.TF1CLIP_MODULES.items():
-    parts = dotted.split(".")
-    if parts[:len(top_parts)] != top_parts or len(parts) == len(top_parts):
-      continue
-    node = root
-    for part in parts[len(top_parts):-1]:
-      if part not in node.__dict__:
-        setattr(node, part, _types.ModuleType(node.__name__ + "." + part))
-      node = getattr(node, part)
-    setattr(node, parts[-1], _importlib.import_module(module_name))
-  return root
+def _with_tf1clip_names(dotted, base=None):
+  """The namespace `tf.<dotted>`: `base` (what serves it, or nothing) with surface.TF1CLIP_NAMES below it added.
 
-
-def _with_served_modules(top, base):
-  """`base`, the namespace another source serves as `tf.<top>`, with the TF1CLIP_MODULES below it added.
-
-  E.g. `tf.keras` is tf-keras' TF1 API and `tf.keras.wrappers.scikit_learn`, which tf-keras dropped, tf1clip's.
-  The namespace keeps `base`'s name: everything else in it is `base`'s.
+  E.g. `tf.keras` is tf-keras' TF1 API with `wrappers.scikit_learn`, which tf-keras dropped, tf1clip's; a
+  namespace no one else serves (`tf.examples`, `tf.examples.tutorials`) is built. A wrapped namespace keeps
+  `base`'s name: everything else in it is `base`'s.
   """
-  prefix = top + "."
-  children = sorted({dotted[len(prefix):].split(".", 1)[0] for dotted in _surface.TF1CLIP_MODULES
-                     if dotted.startswith(prefix)})
-  if not children:
-    return base
-  return _Namespace(base.__name__, base, {child: (lambda c=child: _served_namespace(prefix + c))
-                                          for child in children})
+  prefix = dotted + "."
+  replacements = {}
+  for key, source in _surface.TF1CLIP_NAMES.items():
+    if not key.startswith(prefix):
+      continue
+    name = key[len(prefix):]
+    if "." in name:  # below a sub-namespace: add to that one (built if base has none)
+      child = name.split(".", 1)[0]
+      replacements[child] = lambda c=child: _with_tf1clip_names(prefix + c, getattr(base, c, None))
+    else:
+      module_name, _, attribute = source.partition(":")
+      replacements[name] = lambda m=module_name, a=attribute: (
+          getattr(_importlib.import_module(m), a) if a else _importlib.import_module(m))
+  if base is None:
+    base = _types.ModuleType(__name__ + "." + dotted)
+  return _Namespace(base.__name__, base, replacements) if replacements else base
 
 
 def _library_namespace(name):
   # E.g. tensorflow-estimator 2.15 imports on TF 2.21 only once its shim put back what it reads.
   module_name, _, function = _surface.LIBRARY_NAMESPACES[name][0].partition(":")
-  return lambda: _with_additions(name, getattr(_importlib.import_module(module_name), function)())
-
-
-def _with_additions(dotted, base):
-  """`base`, the library's namespace `tf.<dotted>`, with the names surface.LIBRARY_ADDITIONS adds below it."""
-  prefix = dotted + "."
-  replacements = {}
-  for key, source in _surface.LIBRARY_ADDITIONS.items():
-    if not key.startswith(prefix):
-      continue
-    name = key[len(prefix):]
-    if "." in name:  # below a sub-namespace: add to that one
-      child = name.split(".", 1)[0]
-      replacements[child] = lambda c=child: _with_additions(prefix + c, getattr(base, c))
-    else:
-      module_name, _, attribute = source.partition(":")
-      replacements[name] = lambda m=module_name, a=attribute: getattr(_importlib.import_module(m), a)
-  return _Namespace(__name__ + "." + dotted, base, replacements) if replacements else base
+  return lambda: _with_tf1clip_names(name, getattr(_importlib.import_module(module_name), function)())
 
 
 # Top-level TF1 names this module resolves itself; each maker runs once, on first use.
 _REPLACEMENTS = {
     "contrib": _contrib,
     **{name: _library_namespace(name) for name in _surface.LIBRARY_NAMESPACES},
-    "keras": lambda: _with_served_modules("keras", _importlib.import_module(_surface.TF_KERAS_MODULES["keras"])),
+    "keras": lambda: _with_tf1clip_names("keras", _importlib.import_module(_surface.TF_KERAS_MODULES["keras"])),
     "layers": _import(_surface.TF_KERAS_MODULES["layers"]),
     "nn": lambda: _Namespace(__name__ + ".nn", _V1.nn, {
         "rnn_cell": _import(_surface.TF_KERAS_MODULES["nn.rnn_cell"])}),
-    "examples": lambda: _served_namespace("examples"),
+    "examples": lambda: _with_tf1clip_names("examples"),
     # `tf1clip run --record-clipping`: TF's own function, also writing tf1clip/ summaries for `tf1clip report`.
     "clip_by_global_norm": lambda: (
         _importlib.import_module("tf1clip.summaries").recording_clip_by_global_norm

@@ -5,7 +5,7 @@ Place in the data flow (DESIGN.md): contrib.boosted_trees_kernels (TF 1.15's ker
 none), tf.compat.v1 (feature columns' `input_layer`, `cond`, `ConditionalAccumulator`, resource variables),
 tensorflow-estimator 2.15's Estimator and v1 heads (through compat.estimator_shim) <-
 **contrib.estimator_boosted_trees** <- contrib.estimator (the train_in_memory functions), compat.v1's `tf.estimator`
-(compat.surface.LIBRARY_ADDITIONS) <- compat.runner <- cli.
+(compat.surface.TF1CLIP_NAMES) <- compat.runner <- cli.
 
 tensorflow-estimator 2.15 dropped canned/boosted_trees.py; this is TF 1.15's code on the library's v1 heads. The
 model is TF 1.15's: float columns are bucketized by a weighted quantile sketch (`quantile_sketch_epsilon`, at most

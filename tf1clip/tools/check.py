@@ -358,13 +358,18 @@ class Resolver:
 
   def _resolve_tf(self, parts):
     rest = parts[1:]
-    for key, module_name in getattr(surface, "TF1CLIP_MODULES", {}).items():
+    for key, source in surface.TF1CLIP_NAMES.items():
       key_parts = key.split(".")  # e.g. tf.examples.tutorials.mnist.input_data: tf1clip's port
-      # the namespaces on the way are tf1clip's too, below one another source serves (tf.keras.wrappers)
-      own = 2 if key_parts[0] in surface.TF_KERAS_MODULES else 1
+      # the namespaces on the way are tf1clip's too, below the one another source serves (tf.keras.wrappers)
+      if key_parts[0] in surface.LIBRARY_NAMESPACES:
+        own, dropped_by = 2, surface.LIBRARY_NAMESPACES[key_parts[0]][1].split("'s v1 API")[0]
+      elif key_parts[0] in surface.TF_KERAS_MODULES:
+        own, dropped_by = 2, "tf-keras"
+      else:
+        own, dropped_by = 1, "TensorFlow %s" % self.index.version()
       if rest[:len(key_parts)] == key_parts or (len(rest) >= own and key_parts[:len(rest)] == rest):
         return (".".join(parts[:1 + len(key_parts)] if len(rest) >= len(key_parts) else parts),
-                PROVIDED, "tf1clip's port (%s)" % module_name)
+                PROVIDED, "TF 1.15's, tf1clip's port (%s; %s dropped it)" % (source.partition(":")[0], dropped_by))
     for key, module_name in surface.TF_KERAS_MODULES.items():
       key_parts = key.split(".")
       if rest[:len(key_parts)] == key_parts:
@@ -423,11 +428,6 @@ class Resolver:
   def _resolve_library(self, parts, source):
     """A name in a TF1 namespace the facade serves from a library (surface.LIBRARY_NAMESPACES)."""
     head, below = parts[:2], parts[2:]
-    for key, port in getattr(surface, "LIBRARY_ADDITIONS", {}).items():  # TF 1.15 names the library dropped
-      key_parts = key.split(".")
-      if parts[1:1 + len(key_parts)] == key_parts:
-        return "tf." + key, PROVIDED, "TF 1.15's, tf1clip's port (%s; %s dropped it)" % (
-            port.partition(":")[0], source.split("'s v1 API")[0])
     found = None
     if parts[1] in api_index.LIBRARY_API_DIRS:
       found = self.index.lookup("library:" + parts[1], below)
