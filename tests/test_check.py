@@ -63,9 +63,9 @@ def test_check_names_unsupported_symbols_with_replacements_and_fails():
   line = _line(report, "tf.contrib.tpu.keras_to_tpu_model")
   assert check.UNSUPPORTED in line and "tf.distribute.TPUStrategy" in line
   assert check.UNSUPPORTED in _line(report, "tf.contrib.no_such_module")
-  assert check.UNSUPPORTED not in _line(report, "tf.contrib.tensor_forest")
-  assert "Decision Forests" in _line(report, "tf.contrib.tensor_forest.RandomForestGraphs")
-  assert "guarded" in _line(report, "tf.contrib.tensor_forest.RandomForestGraphs")
+  assert check.UNSUPPORTED not in _line(report, "tf.contrib.cloud")
+  assert "gs://" in _line(report, "tf.contrib.cloud.BigQueryReader")
+  assert "guarded" in _line(report, "tf.contrib.cloud.BigQueryReader")
   assert "NewCheckpointReader" in _line(report, "tf.pywrap_tensorflow")
   assert "guarded by try/except" in report.splitlines()[0]
 

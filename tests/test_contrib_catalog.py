@@ -57,8 +57,8 @@ def test_unsupported_submodule_names_the_whole_symbol_and_the_replacement():
 
 def test_calling_an_unsupported_submodule_fails_too():
   with pytest.raises(catalog.ContribNotProvidedError,
-                     match=r"^tf\.contrib\.tensor_forest is not provided"):
-    contrib.tensor_forest()
+                     match=r"^tf\.contrib\.cloud is not provided"):
+    contrib.cloud()
 
 
 def test_from_import_of_an_unsupported_name_raises_our_message_not_pythons():
@@ -67,10 +67,10 @@ def test_from_import_of_an_unsupported_name_raises_our_message_not_pythons():
     exec("from tf1clip.contrib.memory_stats import BytesLimit", namespace)  # pylint: disable=exec-used
   assert type(err.value) is catalog.ContribNotProvidedError
   assert str(err.value).startswith("tf.contrib.memory_stats.BytesLimit is not provided by tf1clip")
-  exec("from tf1clip.contrib import tensor_forest", namespace)  # pylint: disable=exec-used
+  exec("from tf1clip.contrib import cloud", namespace)  # pylint: disable=exec-used
   with pytest.raises(ImportError,
-                     match=r"tf\.contrib\.tensor_forest\.RandomForestGraphs .*Decision Forests"):
-    namespace["tensor_forest"].RandomForestGraphs  # pylint: disable=pointless-statement
+                     match=r"tf\.contrib\.cloud\.BigQueryReader .*gs://"):
+    namespace["cloud"].BigQueryReader  # pylint: disable=pointless-statement
 
 
 @pytest.mark.parametrize("module,attr", [
@@ -128,7 +128,7 @@ def test_explain_for_provided_names_says_where_they_come_from():
       "tf_keras.src.layers.rnn.legacy_cells.BasicLSTMCell)")
   assert catalog.is_provided("tf.contrib.rnn")
   assert not catalog.is_provided("tf.contrib.memory_stats.BytesLimit")
-  assert not catalog.is_provided("tf.contrib.tensor_forest")
+  assert not catalog.is_provided("tf.contrib.cloud")
 
 
 def test_the_tables_are_consistent():

@@ -121,7 +121,7 @@ def test_unsupported_contrib_symbol_stops_the_script_with_its_name_and_replaceme
   assert lines[0] == ("IMPORT_ERROR tf.contrib.tpu.keras_to_tpu_model is not provided by tf1clip; "
                       "use instead: tf.distribute.TPUStrategy with Keras")
   assert lines[1].startswith("IMPORT_ERROR tf.contrib.no_such_module is not provided by tf1clip")
-  assert lines[2].startswith("IMPORT_ERROR tf.contrib.tensor_forest.RandomForestGraphs is not provided")
+  assert lines[2].startswith("IMPORT_ERROR tf.contrib.cloud.BigQueryReader is not provided")
   assert lines[3].startswith("ATTRIBUTE_ERROR tf.pywrap_tensorflow is not provided by tf1clip")
   assert lines[4].startswith(
       "IMPORT_ERROR tf.pywrap_tensorflow is not provided by tf1clip (TensorFlow 2.21 has no such "

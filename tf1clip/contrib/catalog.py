@@ -635,6 +635,12 @@ SERVED.update({"tf.contrib.autograph." + name: source for name, source in (
 _serve("deprecated", "tf1clip.contrib.deprecated:", """
     scalar_summary histogram_summary image_summary audio_summary merge_summary merge_all_summaries""")
 _serve("sparsemax", "tf1clip.contrib.sparsemax:", "sparsemax sparsemax_loss")
+# contrib.reduce_slice_ops: TF 1.15's four ops as TF ops, in the public module (TF 1.15's exported none) and at the
+# internal path TF 1.15 scripts imported them from.
+_serve("reduce_slice_ops", "tf1clip.contrib.reduce_slice_ops:",
+       "reduce_slice_sum reduce_slice_prod reduce_slice_max reduce_slice_min")
+SERVED["tf.contrib.reduce_slice_ops.python.ops.reduce_slice_ops"] = (
+    "tf1clip.contrib.reduce_slice_ops.python.ops.reduce_slice_ops:")
 # contrib.tpu's TPU-program building blocks: TensorFlow 2.21's own (tensorflow.python.tpu), as TF 1.15 re-exported
 # them; they build graphs anywhere and run only on a TPU (repeat / while_loop run anywhere).
 _serve("tpu", "tensorflow.python.tpu.tpu_feed:", "InfeedQueue")
@@ -995,6 +1001,35 @@ _serve("timeseries", "tf1clip.contrib.timeseries.estimators:",
        "ARRegressor StructuralEnsembleRegressor TimeSeriesRegressor")
 _serve("timeseries", "tf1clip.contrib.timeseries.input_pipeline:", """
     CSVReader NumpyReader RandomWindowInputFn WholeDatasetInputFn predict_continuation_input_fn""")
+# contrib.tensor_forest: TF 1.15's Python code (one module per TF 1.15 module) on its v4 C++ kernels ported to NumPy
+# (tf1clip.contrib.tensor_forest.kernels, TensorFlow's Philox for the split candidates); client / ops / python are TF
+# 1.15's package paths to the same modules.
+_TF = "tf1clip.contrib.tensor_forest"
+for _path in ("client", "client.eval_metrics", "client.random_forest", "data_ops", "eval_metrics", "model_ops", "ops",
+              "ops.data_ops", "ops.model_ops", "ops.stats_ops", "ops.tensor_forest_ops", "proto",
+              "proto.tensor_forest_params_pb2", "random_forest", "stats_ops", "tensor_forest", "tensor_forest_ops"):
+  SERVED["tf.contrib.tensor_forest." + _path] = "%s.%s:" % (_TF, _path)
+for _path in ("client.eval_metrics", "eval_metrics"):
+  _serve("tensor_forest." + _path, _TF + ".eval_metrics:", "get_metric get_prediction_key")
+for _path in ("client.random_forest", "random_forest"):
+  _serve("tensor_forest." + _path, _TF + ".random_forest:", """
+      TensorForestEstimator CoreTensorForestEstimator MultiForestMultiHeadEstimator TensorForestLossHook
+      TensorForestRunOpAtEndHook ModelBuilderOutputType get_model_fn get_combined_model_fn""")
+for _path in ("data_ops", "ops.data_ops"):
+  _serve("tensor_forest." + _path, _TF + ".data_ops:", """
+      CastToFloat DataColumn DataColumnCollection GetColumnName ParseDataTensorOrDict ParseLabelTensorOrDict
+      TensorForestDataSpec""")
+for _path in ("model_ops", "ops.model_ops"):
+  _serve("tensor_forest." + _path, _TF + ".model_ops:", "TreeVariable TreeVariableSavable tree_variable")
+for _path in ("stats_ops", "ops.stats_ops"):
+  _serve("tensor_forest." + _path, _TF + ".stats_ops:",
+         "FertileStatsVariable FertileStatsVariableSavable fertile_stats_variable")
+_serve("tensor_forest.proto.tensor_forest_params_pb2", _TF + ".proto.tensor_forest_params_pb2:", """
+    DepthDependentParam ExponentialParam LinearParam SplitFinishConfig SplitPruningConfig TensorForestParams
+    ThresholdParam""")
+_serve("tensor_forest.tensor_forest", _TF + ".tensor_forest:", """
+    ForestHParams RandomForestGraphs RandomTreeGraphs TreeVariables ForestVariables build_params_proto
+    get_epoch_variable parse_number_or_string_to_proto""")
 
 
 
@@ -1030,8 +1065,6 @@ UNSUPPORTED = {
     "tf.contrib.memory_stats.BytesLimit": ("no successor: TensorFlow 2.21 does not expose a GPU allocator's limit "
         "(tf.config.experimental.get_memory_info('GPU:0') gives the current and peak bytes)"),
     "tf.contrib.proto": "tf.io.decode_proto / tf.io.encode_proto",
-    "tf.contrib.reduce_slice_ops": ("tf.math.segment_sum / segment_prod / segment_min / "
-        "segment_max over slice ids"),
     "tf.contrib.remote_fused_graph": ("no successor: remote fused-graph execution (Hexagon DSP) "
         "was removed from TensorFlow"),
     "tf.contrib.rpc": ("no successor op: call the gRPC service from Python "
@@ -1103,7 +1136,6 @@ UNSUPPORTED = {
     "tf.contrib.sparsemax": "tensorflow-addons' tfa.activations.sparsemax (archived)",
     "tf.contrib.stateless": "tf.random.stateless_uniform / stateless_normal",
     "tf.contrib.summary": "tf.summary (TF2) or tf.compat.v1.summary",
-    "tf.contrib.tensor_forest": "TensorFlow Decision Forests (tensorflow-decision-forests)",
     "tf.contrib.text": "tensorflow-text",
     "tf.contrib.tpu": ("tf.distribute.TPUStrategy (tf1clip provides TPUEstimator and its "
                        "configuration, and the ops still in tf.compat.v1.tpu)"),

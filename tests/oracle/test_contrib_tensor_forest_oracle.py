@@ -1,0 +1,289 @@
+"""`tf.contrib.tensor_forest` against TF 1.15: hyperparameters, the params proto, forests grown batch by batch (every
+tree's nodes, tests, thresholds and leaf counts or means, parsed from the serialized tree), predictions, variances,
+tree paths, sizes, feature importances, checkpoint keys and a restore, the input parsing (a dict of float / int /
+string columns, labels), the metric functions, `TensorForestEstimator` (contrib.learn: fit / evaluate / predict),
+`CoreTensorForestEstimator` (tf.estimator: train / evaluate / predict) and `MultiForestMultiHeadEstimator`, and the
+errors TF 1.15 gave.
+
+The trees are TF 1.15's exactly, random split candidates included: both sides draw them with TensorFlow's Philox
+from `base_random_seed` (+ the tree's index), and the leaves one batch finishes are split in the order of TF 1.15's
+`std::unordered_set` (the "many_leaves" case). Batches stay at 100 examples or fewer, and sessions ask for one intra-op
+thread: TF 1.15 sharded a bigger batch over its intra-op threads (which it sizes once per process), and which examples
+created a leaf's candidates, so its trees, then changed from run to run (tf1clip visits them in order, as TF 1.15 with
+one thread)."""
+
+from harness import assert_same, requires_tf115, run_both
+
+ORACLE_TESTED = (
+    "tf.contrib.tensor_forest.tensor_forest.ForestHParams", "tf.contrib.tensor_forest.tensor_forest.RandomForestGraphs",
+    "tf.contrib.tensor_forest.tensor_forest.RandomTreeGraphs", "tf.contrib.tensor_forest.tensor_forest.TreeVariables",
+    "tf.contrib.tensor_forest.tensor_forest.ForestVariables",
+    "tf.contrib.tensor_forest.tensor_forest.build_params_proto",
+    "tf.contrib.tensor_forest.tensor_forest.get_epoch_variable",
+    "tf.contrib.tensor_forest.tensor_forest.parse_number_or_string_to_proto",
+    "tf.contrib.tensor_forest.proto.tensor_forest_params_pb2.TensorForestParams",
+    "tf.contrib.tensor_forest.proto.tensor_forest_params_pb2.DepthDependentParam",
+    "tf.contrib.tensor_forest.proto.tensor_forest_params_pb2.LinearParam",
+    "tf.contrib.tensor_forest.client.random_forest.TensorForestEstimator",
+    "tf.contrib.tensor_forest.client.random_forest.CoreTensorForestEstimator",
+    "tf.contrib.tensor_forest.client.random_forest.MultiForestMultiHeadEstimator",
+    "tf.contrib.tensor_forest.client.random_forest.TensorForestLossHook",
+    "tf.contrib.tensor_forest.client.random_forest.get_model_fn",
+    "tf.contrib.tensor_forest.client.random_forest.get_combined_model_fn",
+    "tf.contrib.tensor_forest.client.random_forest.ModelBuilderOutputType",
+    "tf.contrib.tensor_forest.random_forest.TensorForestEstimator",
+    "tf.contrib.tensor_forest.client.eval_metrics.get_metric",
+    "tf.contrib.tensor_forest.client.eval_metrics.get_prediction_key",
+    "tf.contrib.tensor_forest.eval_metrics.get_metric", "tf.contrib.tensor_forest.eval_metrics.get_prediction_key",
+    "tf.contrib.tensor_forest.data_ops.ParseDataTensorOrDict",
+    "tf.contrib.tensor_forest.data_ops.ParseLabelTensorOrDict",
+    "tf.contrib.tensor_forest.data_ops.CastToFloat", "tf.contrib.tensor_forest.data_ops.GetColumnName",
+    "tf.contrib.tensor_forest.data_ops.TensorForestDataSpec",
+    "tf.contrib.tensor_forest.ops.data_ops.ParseDataTensorOrDict",
+    "tf.contrib.tensor_forest.model_ops.tree_variable", "tf.contrib.tensor_forest.stats_ops.fertile_stats_variable",
+    "tf.contrib.tensor_forest.tensor_forest_ops")
+
+SNIPPET = r'''
+import time
+import numpy as np
+import tensorflow as tf
+from google.protobuf import text_format
+from tensorflow.contrib.tensor_forest.python import tensor_forest
+from tensorflow.contrib.tensor_forest.python.ops import data_ops, model_ops, stats_ops, tensor_forest_ops
+from tensorflow.contrib.tensor_forest.client import eval_metrics, random_forest
+from tensorflow.contrib.tensor_forest.proto import tensor_forest_params_pb2
+from tensorflow.contrib import tensor_forest as contrib_tf
+tf.logging.set_verbosity(tf.logging.ERROR)
+try:  # the tree's proto: TF 1.15's generated module, or tf1clip's, built from TF 1.15's descriptors
+    from tensorflow.contrib.decision_trees.proto import generic_tree_model_pb2 as tree_pb2
+except ImportError:
+    from tf1clip.contrib.tensor_forest.proto import generic_tree_model_pb2 as tree_pb2
+ONE_THREAD = tf.ConfigProto(intra_op_parallelism_threads=1, inter_op_parallelism_threads=1)
+
+rng = np.random.RandomState(3)
+N = 60
+X = rng.rand(N, 4).astype(np.float32)
+Y3 = (X[:, 0] * 2 + X[:, 2]).astype(np.int32).astype(np.float32)  # 0, 1, 2
+YR = (X[:, 0] - 2 * X[:, 1] + 0.1 * rng.randn(N)).astype(np.float32)
+W = rng.uniform(0.5, 2.0, N).astype(np.float32)
+
+def nodes(serialized):
+    model = tree_pb2.Model()
+    model.ParseFromString(serialized)
+    out = []
+    for n in model.decision_tree.nodes:
+        if n.HasField("leaf"):
+            out.append(["leaf", [v.float_value for v in n.leaf.vector.value]])
+        else:
+            t = n.binary_node.inequality_left_child_test
+            out.append([t.feature_id.id.value, t.type, t.threshold.float_value,
+                        n.binary_node.left_child_id.value, n.binary_node.right_child_id.value])
+    return out
+
+def hparams(**kw):
+    base = dict(num_classes=3, num_features=4, num_trees=3, max_nodes=15, split_after_samples=8,
+                base_random_seed=11)
+    base.update(kw)
+    return tensor_forest.ForestHParams(**base).fill()
+
+def grow(key, params, labels, weights=False, steps=4, batch=30, paths=False, data=X):
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, data.shape[1]])
+        y = tf.placeholder(tf.float32, [None])
+        w = tf.placeholder(tf.float32, [None])
+        forest = tensor_forest.RandomForestGraphs(params)
+        train = forest.training_graph(x, y, input_weights=w) if weights else forest.training_graph(x, y)
+        probs, tree_paths, variance = forest.inference_graph(x)
+        size = forest.average_size()
+        loss = forest.training_loss(x, y)
+        importances = forest.feature_importances()
+        serialized = [model_ops.gen_model_ops.tree_serialize(forest.variables[i].tree)
+                      for i in range(params.num_trees)]
+        report(key + "/classes", [isinstance(forest.variables, tensor_forest.ForestVariables),
+                                  isinstance(forest.variables[0], tensor_forest.TreeVariables),
+                                  isinstance(forest.trees[0], tensor_forest.RandomTreeGraphs)])
+        saver = tf.train.Saver()
+        with tf.Session(config=ONE_THREAD) as sess:
+            sess.run([tf.global_variables_initializer(), tf.local_variables_initializer()])
+            sess.run(tf.group(*[r.create for r in tf.get_collection(tf.GraphKeys.RESOURCES)]))
+            start = time.time()
+            for step in range(steps):
+                lo = (step * batch) % len(data)
+                feed = {x: data[lo:lo + batch], y: labels[lo:lo + batch], w: W[lo % N:lo % N + batch]}
+                sess.run(train, feed)
+                report(key + "/trees_%d" % step, [nodes(s) for s in sess.run(serialized)])
+            print(key, "train", time.time() - start)
+            report(key + "/predictions", sess.run([probs, variance], {x: data}))
+            if paths:
+                report(key + "/paths", [[p.decode("latin-1") for p in row]
+                                        for row in sess.run(tree_paths, {x: data[:3]})])
+            report(key + "/size_loss_importances", sess.run([size, loss, importances], {x: data}))
+            report(key + "/variables", sorted(v.op.name for v in tf.global_variables()))
+            path = saver.save(sess, "forest_" + key)
+        report(key + "/checkpoint", sorted(n for n, _ in tf.train.list_variables(path)))
+        with tf.Session(config=ONE_THREAD) as sess:
+            saver.restore(sess, path)
+            report(key + "/restored", sess.run(probs, {x: data[:10]}))
+
+def main():
+    with case("hparams"):
+        report("hparams/defaults", {k: v for k, v in hparams().values().items()
+                                    if k not in ("params_proto", "serialized_params_proto")})
+        report("hparams/regression", {k: v for k, v in tensor_forest.ForestHParams(
+            num_classes=2, num_features=7, regression=True, split_after_samples="5").fill().values().items()})
+        report("hparams/proto", text_format.MessageToString(tensor_forest.build_params_proto(hparams(
+            num_splits_to_consider="linear { slope: 2 y_intercept: 1 min_val: 1 max_val: 4 }",
+            split_pruning_name="half", prune_every_samples=4, inference_tree_paths=True, split_name="less")),
+                                                             as_utf8=True))
+        p = tensor_forest_params_pb2.DepthDependentParam()
+        tensor_forest.parse_number_or_string_to_proto(p, "17")
+        q = tensor_forest_params_pb2.DepthDependentParam()
+        tensor_forest.parse_number_or_string_to_proto(q, "exponential { bias: 1 base: 2 multiplier: 3 }")
+        report("hparams/parse", [p.constant_value, q.exponential.bias, q.exponential.base, q.exponential.multiplier])
+    report_errors("hparams/errors", [
+        ("no num_classes", lambda: tensor_forest.ForestHParams(num_features=3).fill()),
+        ("bad model", lambda: hparams(model_name="nope")),
+        ("pruning without prune_every_samples", lambda: hparams(split_pruning_name="half")),
+        ("bad split", lambda: hparams(split_name="greater")),
+    ])
+
+    with case("classification"):
+        grow("classification", hparams(), Y3)
+    with case("weighted"):
+        grow("weighted", hparams(num_trees=2, num_splits_to_consider=2, split_name="less"), Y3, weights=True,
+             steps=3)
+    with case("regression"):
+        grow("regression", hparams(num_classes=1, regression=True, num_trees=2, max_nodes=11,
+                                   inference_tree_paths=True), YR, paths=True)
+    with case("pruned"):
+        grow("pruned", hparams(num_trees=1, split_after_samples=12, split_pruning_name="quarter",
+                               prune_every_samples=4, num_splits_to_consider=8, max_nodes=9), Y3, steps=3)
+    with case("many_leaves"):  # up to 13 leaves split in one batch: their order numbers the children
+        X6 = rng.rand(500, 6).astype(np.float32)
+        grow("many_leaves", hparams(num_features=6, num_classes=4, num_trees=1, max_nodes=300, split_after_samples=2,
+                                    num_splits_to_consider=3), ((X6[:, 0] + X6[:, 1] * X6[:, 2]) * 2).astype(
+                                        np.int32).astype(np.float32), steps=5, batch=100, data=X6)
+    with case("collated"):
+        grow("collated", hparams(num_trees=2, collate_examples=True), Y3, steps=3)
+    with case("average_splits"):
+        grow("average_splits", hparams(num_trees=2, initialize_average_splits=True, use_running_stats_method=True),
+             Y3, steps=3)
+
+    with case("resources"):
+        with tf.Graph().as_default():
+            params = hparams(num_trees=1)
+            params.serialized_params_proto = tensor_forest.build_params_proto(params).SerializeToString()
+            stats = stats_ops.fertile_stats_variable(params, "", "my_stats")
+            tree = model_ops.tree_variable(params, "", stats, "my_tree")
+            epoch = tensor_forest.get_epoch_variable()
+            with tf.Session() as sess:
+                sess.run([r.create for r in tf.get_collection(tf.GraphKeys.RESOURCES)])
+                report("resources/handles", [stats.op.name, tree.op.name, epoch,
+                                             sess.run(model_ops.tree_size(tree)),
+                                             nodes(sess.run(model_ops.gen_model_ops.tree_serialize(tree))),
+                                             [type(s).__name__ for s in tf.get_collection(
+                                                 tf.GraphKeys.SAVEABLE_OBJECTS)]])
+        proto = tensor_forest_params_pb2.TensorForestParams(num_trees=2)
+        proto.num_splits_to_consider.linear.CopyFrom(tensor_forest_params_pb2.LinearParam(slope=1.5))
+        report("resources/proto", text_format.MessageToString(proto))
+    with case("model_fns"):
+        with tf.Graph().as_default():
+            params = hparams(num_trees=1)
+            model_fn = random_forest.get_model_fn(params, tensor_forest.RandomForestGraphs, None,
+                                                  early_stopping_rounds=0)
+            ops = model_fn({"x": tf.constant(X[:4])}, None, "infer")
+            combined = random_forest.get_combined_model_fn([
+                random_forest.get_model_fn(hparams(num_trees=1), tensor_forest.RandomForestGraphs, None,
+                                           head_scope="h%d" % i) for i in range(2)])
+            both = combined({"x": tf.constant(X[:4])}, tf.constant(np.stack([Y3[:4], Y3[:4]], 1)), "infer")
+            hook = random_forest.TensorForestLossHook(5, early_stopping_loss_threshold=0.01)
+            report("model_fns/keys", [sorted(ops.predictions), sorted(both.predictions),
+                                      [hook.early_stopping_rounds, hook.early_stopping_loss_threshold, hook.steps]])
+    with case("data_ops"):
+        with tf.Graph().as_default():
+            features = {"b_int": tf.constant([[1, 2], [3, 4]], tf.int64), "a_float": tf.constant([[0.5], [1.5]]),
+                        "c_str": tf.constant([["red"], ["a much longer string value"]])}
+            dense, sparse, spec = data_ops.ParseDataTensorOrDict(features)
+            dense2, _, spec2 = data_ops.ParseDataTensorOrDict(tf.constant(X[:2]))
+            labels = data_ops.ParseLabelTensorOrDict(tf.constant([[1], [2]], tf.int32))
+            labels2 = data_ops.ParseLabelTensorOrDict({"b": tf.constant([[1.0], [2.0]]),
+                                                       "a": tf.constant([[3.0], [4.0]])})
+            with tf.Session() as sess:
+                report("data_ops/dense", sess.run([dense, dense2, labels, labels2]))
+            report("data_ops/specs", [spec.SerializeToString(), spec2.SerializeToString(), sparse is None,
+                                      data_ops.GetColumnName("k", 3), data_ops.GetColumnName(7, 3)])
+            report_errors("data_ops/errors", [  # TF 1.15 concatenated a 1-D column as it is
+                ("1-D column", lambda: data_ops.ParseDataTensorOrDict({"a": tf.constant([1.0, 2.0]),
+                                                                     "b": tf.constant([[1.0], [2.0]])}))])
+            report("data_ops/cast", [str(data_ops.CastToFloat(tf.constant([1, 2])).dtype),
+                                     data_ops.TensorForestDataSpec().SerializeToString()])
+            hashed = tensor_forest_ops.reinterpret_string_to_float(tf.constant(["", "x", "12345678", "tensor forest"]))
+            with tf.Session() as sess:
+                report("data_ops/hashed", sess.run(hashed))
+
+    with case("eval_metrics"):
+        names = ["auc", "sigmoid_entropy", "softmax_entropy", "accuracy", "r2", "predictions",
+                 "classification_log_loss", "precision", "recall", "top_5"]
+        report("eval_metrics/keys", [eval_metrics.get_prediction_key(n) for n in names])
+        with tf.Graph().as_default():
+            probs = tf.constant([[0.2, 0.8], [0.7, 0.3], [0.4, 0.6], [0.9, 0.1]])
+            classes = tf.constant([1, 0, 1, 0])
+            targets = tf.constant([[1], [0], [0], [0]])
+            ops = {n: eval_metrics.get_metric(n)(probs if "entropy" in n or n in ("auc", "classification_log_loss")
+                                                 else classes, targets)
+                   for n in ("auc", "accuracy", "precision", "recall", "sigmoid_entropy", "classification_log_loss")}
+            ops["r2"] = eval_metrics.get_metric("r2")(tf.constant([[1.0], [2.5], [2.0]]),
+                                                      tf.constant([[1.0], [2.0], [3.0]]))
+            with tf.Session() as sess:
+                sess.run(tf.local_variables_initializer())
+                sess.run({k: v[1] for k, v in ops.items()})
+                report("eval_metrics/values", sess.run({k: v[0] for k, v in ops.items()}))
+    report_errors("eval_metrics/errors", [("unknown", lambda: eval_metrics.get_metric("nope"))])
+
+    config = tf.contrib.learn.RunConfig(session_config=ONE_THREAD, save_checkpoints_steps=1000)
+    with case("learn_estimator"):
+        est = random_forest.TensorForestEstimator(
+            hparams(num_trees=2, max_nodes=9), model_dir="learn_forest", config=config, early_stopping_rounds=50)
+        start = time.time()
+        est.fit(x=X, y=Y3.astype(np.int32), batch_size=20, steps=6)
+        print("learn fit", time.time() - start)
+        report("learn/evaluate", est.evaluate(x=X, y=Y3.astype(np.int32), batch_size=N, steps=1))
+        report("learn/predict", [[p["probabilities"], p["classes"], p["prediction_variance"]]
+                                 for p in est.predict(x=X[:6], as_iterable=True)])
+        report("learn/checkpoint", sorted(n for n, _ in tf.train.list_variables("learn_forest")))
+    with case("core_estimator"):
+        core_config = tf.estimator.RunConfig(session_config=ONE_THREAD, save_checkpoints_steps=1000)
+        est = random_forest.CoreTensorForestEstimator(
+            hparams(num_classes=1, regression=True, num_trees=2, max_nodes=9), model_dir="core_forest",
+            config=core_config)
+        train = tf.estimator.inputs.numpy_input_fn({"x": X}, YR, batch_size=20, num_epochs=None, shuffle=False)
+        est.train(train, steps=5)
+        whole = tf.estimator.inputs.numpy_input_fn({"x": X}, YR, batch_size=N, shuffle=False)
+        report("core/evaluate", est.evaluate(whole, steps=1))
+        report("core/predict", [[p["predictions"], p["prediction_variance"]] for p in est.predict(
+            tf.estimator.inputs.numpy_input_fn({"x": X[:6]}, batch_size=6, shuffle=False))])
+        report("core/checkpoint", sorted(n for n, _ in tf.train.list_variables("core_forest")))
+    with case("multi_forest"):
+        est = random_forest.MultiForestMultiHeadEstimator(
+            [hparams(num_classes=3, num_trees=1, max_nodes=5), hparams(num_classes=2, num_trees=1, max_nodes=5)],
+            model_dir="multi_forest", config=config)
+        labels = np.stack([Y3, (X[:, 3] > 0.5).astype(np.float32)], 1).astype(np.int32)
+        # each forest's training op adds 1 to the global step; steps=3 is two runs on both sides (TF 1.15's
+        # StopAtStepHook read the step after the run's increments, TensorFlow 2.21's before them)
+        est.fit(x=X, y=labels, batch_size=30, steps=3)
+        report("multi/predict", [[p["probabilities"], p["classes"]] for p in est.predict(x=X[:4], as_iterable=True)])
+        report("multi/checkpoint", sorted(n for n, _ in tf.train.list_variables("multi_forest")))
+    report("public", [type(getattr(contrib_tf, n)).__name__ for n in (
+        "data_ops", "eval_metrics", "model_ops", "random_forest", "stats_ops", "tensor_forest",
+        "tensor_forest_ops")])
+    report("model_builder", [random_forest.ModelBuilderOutputType.MODEL_FN_OPS,
+                             random_forest.ModelBuilderOutputType.ESTIMATOR_SPEC])
+
+main()
+'''
+
+
+@requires_tf115
+def test_tensor_forest_matches_tf115():
+  tf115, ours = run_both(SNIPPET)
+  assert_same(tf115, ours, rtol=1e-5, atol=1e-6)
