@@ -1007,7 +1007,10 @@ _serve("timeseries", "tf1clip.contrib.timeseries.input_pipeline:", """
 _TF = "tf1clip.contrib.tensor_forest"
 for _path in ("client", "client.eval_metrics", "client.random_forest", "data_ops", "eval_metrics", "model_ops", "ops",
               "ops.data_ops", "ops.model_ops", "ops.stats_ops", "ops.tensor_forest_ops", "proto",
-              "proto.tensor_forest_params_pb2", "random_forest", "stats_ops", "tensor_forest", "tensor_forest_ops"):
+              "proto.tensor_forest_params_pb2", "random_forest", "stats_ops", "tensor_forest", "tensor_forest_ops",
+              # not public in TF 1.15, but where its scripts imported from (tensorflow.contrib.tensor_forest.python)
+              "python", "python.tensor_forest", "python.ops", "python.ops.data_ops", "python.ops.model_ops",
+              "python.ops.stats_ops", "python.ops.tensor_forest_ops"):
   SERVED["tf.contrib.tensor_forest." + _path] = "%s.%s:" % (_TF, _path)
 for _path in ("client.eval_metrics", "eval_metrics"):
   _serve("tensor_forest." + _path, _TF + ".eval_metrics:", "get_metric get_prediction_key")
