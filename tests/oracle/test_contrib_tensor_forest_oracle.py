@@ -12,7 +12,9 @@ thread: TF 1.15 sharded a bigger batch over its intra-op threads (which it sizes
 created a leaf's candidates, so its trees, then changed from run to run (tf1clip visits them in order, as TF 1.15 with
 one thread)."""
 
-from harness import assert_same, requires_tf115, run_both
+import tempfile
+
+from harness import assert_same, requires_tf115, run_both, run_tf115, run_tf1clip
 
 ORACLE_TESTED = (
     "tf.contrib.tensor_forest.tensor_forest.ForestHParams", "tf.contrib.tensor_forest.tensor_forest.RandomForestGraphs",
@@ -113,6 +115,7 @@ def grow(key, params, labels, weights=False, steps=4, batch=30, paths=False, dat
                 sess.run(train, feed)
                 report(key + "/trees_%d" % step, [nodes(s) for s in sess.run(serialized)])
             print(key, "train", time.time() - start)
+            report(key + "/serialized", sess.run(serialized))  # the bytes a checkpoint holds
             report(key + "/predictions", sess.run([probs, variance], {x: data}))
             if paths:
                 report(key + "/paths", [[p.decode("latin-1") for p in row]
@@ -281,6 +284,52 @@ def main():
 
 main()
 '''
+
+RESTORE = r'''
+import os
+import shutil
+import numpy as np
+import tensorflow as tf
+from tensorflow.contrib.tensor_forest.python import tensor_forest
+from tensorflow.contrib.tensor_forest.client import random_forest
+tf.logging.set_verbosity(tf.logging.ERROR)
+rng = np.random.RandomState(4)
+X = rng.rand(80, 3).astype(np.float32)
+Y = (X[:, 0] + X[:, 1] > 1).astype(np.int32)
+config = tf.estimator.RunConfig(session_config=tf.ConfigProto(intra_op_parallelism_threads=1),
+                                save_checkpoints_steps=1000)
+
+def forest(model_dir):
+    params = tensor_forest.ForestHParams(num_classes=2, num_features=3, num_trees=2, max_nodes=21,
+                                         split_after_samples=6, base_random_seed=5, checkpoint_stats=True)
+    return random_forest.CoreTensorForestEstimator(params, model_dir=model_dir, config=config)
+
+def batches(start):
+    return tf.estimator.inputs.numpy_input_fn({"x": X[start:]}, Y[start:], batch_size=20, num_epochs=None,
+                                              shuffle=False)
+
+saved = os.path.join(ORACLE_SHARED, "forest")
+if not os.path.exists(saved):  # TF 1.15's side: three batches
+    forest(saved).train(batches(0), steps=3)
+shutil.copytree(saved, "continued")
+estimator = forest("continued")
+estimator.train(batches(20), steps=2)
+report("evaluation", estimator.evaluate(tf.estimator.inputs.numpy_input_fn({"x": X}, Y, batch_size=80,
+                                                                           shuffle=False), steps=1))
+path = tf.train.latest_checkpoint("continued")
+reader = tf.train.NewCheckpointReader(path)
+report("continued", [os.path.basename(path)] + [reader.get_tensor("tree-%d:0" % i) for i in range(2)])
+'''
+
+
+@requires_tf115
+def test_a_tf115_forest_checkpoint_restores_and_trains_on_as_on_tf115():
+  # the trees, and with checkpoint_stats their leaves' candidate splits and counts, come back from TF 1.15's bytes
+  with tempfile.TemporaryDirectory() as shared:
+    theirs = run_tf115(RESTORE, shared=shared)
+    ours = run_tf1clip(RESTORE, shared=shared)
+  assert theirs["continued"][0] == "model.ckpt-5"
+  assert_same(theirs, ours)
 
 
 @requires_tf115
