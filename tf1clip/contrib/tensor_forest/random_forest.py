@@ -10,7 +10,8 @@ heads), `MultiForestMultiHeadEstimator` and `get_combined_model_fn` (one forest 
 `TensorForestLossHook` (stops when the loss, minus the average tree size, stops falling for `early_stopping_rounds`),
 `TensorForestRunOpAtEndHook` (logs feature importances and destroys the forest's resources when the session ends),
 `get_model_fn` and `ModelBuilderOutputType`. The training op is the forest's training graph plus the global step's
-increment, as TF 1.15's: no optimizer, no gradient.
+increment, as TF 1.15's: no optimizer, no gradient. Difference: exporting a SavedModel raises NotImplementedError
+(TF 1.15 exported; the kernels here are tf.numpy_function ops, which a SavedModel cannot take to another process).
 """
 
 import tensorflow as tf
@@ -56,6 +57,19 @@ TREE_PATHS_PREDICTION_KEY = 'tree_paths'
 VARIANCE_PREDICTION_KEY = 'prediction_variance'
 ALL_SERVING_KEY = 'tensorforest_all'
 EPSILON = 0.000001
+
+
+_NO_EXPORT = (
+    "tf1clip does not export tensor_forest estimators: TF 1.15's tensor_forest kernels are gone from TensorFlow, and "
+    "tf1clip's port runs them as tf.numpy_function ops, which a SavedModel cannot take to another process (loading "
+    "it fails with 'Could not find callback'). Predict in this process (estimator.predict), or train a model that "
+    "exports with a maintained library (YDF: ydf.RandomForestLearner, model.to_tensorflow_saved_model)")
+
+
+def _refuse_export(*args, **kwargs):
+  """export_savedmodel / export_saved_model: refused, see the message (TF 1.15 exported)."""
+  del args, kwargs
+  raise NotImplementedError(_NO_EXPORT)
 
 
 class ModelBuilderOutputType(object):
@@ -479,6 +493,8 @@ class TensorForestEstimator(estimator.Estimator):
         config=config,
         feature_engineering_fn=feature_engineering_fn)
 
+  export_savedmodel = export_saved_model = _refuse_export
+
 
 def get_combined_model_fn(model_fns):
   """Get a combined model function given a list of other model fns.
@@ -606,6 +622,8 @@ class MultiForestMultiHeadEstimator(estimator.Estimator):
         model_dir=model_dir,
         config=config,
         feature_engineering_fn=feature_engineering_fn)
+
+  export_savedmodel = export_saved_model = _refuse_export
 
 
 class CoreTensorForestEstimator(core_estimator.Estimator):
@@ -750,3 +768,8 @@ class CoreTensorForestEstimator(core_estimator.Estimator):
             output_type=ModelBuilderOutputType.ESTIMATOR_SPEC),
         model_dir=model_dir,
         config=config)
+
+  def _export_all_saved_models(self, *args, **kwargs):
+    """export_saved_model / export_savedmodel / experimental_export_all_saved_models: refused (_NO_EXPORT)."""
+    del args, kwargs
+    raise NotImplementedError(_NO_EXPORT)
