@@ -166,6 +166,30 @@ def main():
         grow("many_leaves", hparams(num_features=6, num_classes=4, num_trees=1, max_nodes=300, split_after_samples=2,
                                     num_splits_to_consider=3), ((X6[:, 0] + X6[:, 1] * X6[:, 2]) * 2).astype(
                                         np.int32).astype(np.float32), steps=5, batch=100, data=X6)
+    with case("categorical"):  # integer and string columns: splits that match one value (MatchingValuesTest)
+        with tf.Graph().as_default():
+            n = 200
+            f = rng.rand(n, 2).astype(np.float32)
+            c = rng.randint(0, 4, size=(n, 1)).astype(np.int64)
+            s = np.array([["red", "green", "blue"][i] for i in rng.randint(0, 3, n)]).reshape(n, 1)
+            labels = ((c[:, 0] == 2) | (f[:, 0] > 0.7) | (s[:, 0] == "red")).astype(np.float32)
+            params = hparams(num_classes=2, num_trees=2, max_nodes=31, split_after_samples=5, num_splits_to_consider=4,
+                             checkpoint_stats=True)
+            feeds = {"f": tf.placeholder(tf.float32, [None, 2]), "c": tf.placeholder(tf.int64, [None, 1]),
+                     "s": tf.placeholder(tf.string, [None, 1])}
+            y = tf.placeholder(tf.float32, [None])
+            forest = tensor_forest.RandomForestGraphs(params)
+            train = forest.training_graph(feeds, y)
+            probs, _, _ = forest.inference_graph(feeds)
+            serialized = [model_ops.gen_model_ops.tree_serialize(forest.variables[i].tree) for i in range(2)]
+            with tf.Session(config=ONE_THREAD) as sess:
+                sess.run([r.create for r in tf.get_collection(tf.GraphKeys.RESOURCES)])
+                for step in range(4):
+                    part = slice(step * 50, step * 50 + 50)
+                    sess.run(train, {feeds["f"]: f[part], feeds["c"]: c[part], feeds["s"]: s[part], y: labels[part]})
+                report("categorical/serialized", sess.run(serialized))
+                report("categorical/predictions", sess.run([probs, forest.feature_importances()],
+                                                           {feeds["f"]: f[:8], feeds["c"]: c[:8], feeds["s"]: s[:8]}))
     with case("collated"):
         grow("collated", hparams(num_trees=2, collate_examples=True), Y3, steps=3)
     with case("average_splits"):

@@ -23,8 +23,9 @@ The examples of a batch are visited in order: TF 1.15 sharded a batch its cost m
 200 examples) over its intra-op threads, so its own trees then changed from run to run; with one thread, or smaller
 batches, they are these.
 
-Not ported (a stated error when asked for): sparse features, categorical (integer / string) dense features in
-training, the early-finish strategies (`hoeffding` / `bootstrap`: TF 1.15 aborted the process with LOG(FATAL) for
+Integer and string (hashed) columns are categorical: their candidate splits match the creating example's value
+(a MatchingValuesTest in the split's custom test), as TF 1.15's. Not ported (a stated error when asked for): sparse
+features, the early-finish strategies (`hoeffding` / `bootstrap`: TF 1.15 aborted the process with LOG(FATAL) for
 the parameters ForestHParams builds), the sparse-count and fixed-size stats (`model_name` 'all_sparse' /
 'sparse_then_dense'), FinalizeTree (disabled in TF 1.15 itself: LOG(FATAL)). Process state: a resource lives in this
 process keyed by its handle, created by its initializer or a checkpoint restore (as the boosted-trees port), shared
@@ -210,6 +211,48 @@ class _HashOrder(object):
 # ---- the tree resource ---------------------------------------------------------------------------------------------
 
 _Split = collections.namedtuple("_Split", ["feature", "threshold", "test_type"])
+# A categorical feature's split (a MatchingValuesTest of one value, packed in custom_left_child_test): its value is
+# the _Split's threshold and it goes left when equal.
+_MATCHING = -1
+_MATCHING_URL = "type.googleapis.com/tensorflow.decision_trees.MatchingValuesTest"
+
+
+def _matching_test():
+  from tf1clip.contrib.tensor_forest.proto import descriptors  # pylint: disable=g-import-not-at-top
+  return descriptors.message("tensorflow.decision_trees.MatchingValuesTest")()
+
+
+def _read_split(binary, where):
+  """The _Split of a BinaryNode (an inequality on one feature, or a MatchingValuesTest of one value)."""
+  if binary.WhichOneof("left_child_test") == "custom_left_child_test":
+    test = _matching_test()
+    if binary.custom_left_child_test.type_url.endswith("MatchingValuesTest") and len(
+        _unpack(binary.custom_left_child_test, test).value) == 1 and not test.inverse:
+      return _Split(int(test.feature_id.id.value), F32(test.value[0].float_value), _MATCHING)
+  elif binary.inequality_left_child_test.WhichOneof("FeatureSum") == "feature_id":
+    test = binary.inequality_left_child_test
+    return _Split(int(test.feature_id.id.value), F32(test.threshold.float_value), test.type)
+  raise NotImplementedError("tf1clip's tensor_forest reads %s tests on one feature (inequalities, or one matching "
+                            "value); this one is %s" % (where, binary))
+
+
+def _unpack(any_message, message):
+  message.ParseFromString(any_message.value)
+  return message
+
+
+def _split_proto(split, binary):
+  """Writes a _Split into a BinaryNode as TF 1.15's kernels did."""
+  if split.test_type == _MATCHING:
+    test = _matching_test()
+    test.feature_id.id.value = str(split.feature)
+    test.value.add().float_value = split.threshold
+    binary.custom_left_child_test.Pack(test)
+    return
+  test = binary.inequality_left_child_test
+  test.feature_id.id.value = str(split.feature)
+  test.threshold.float_value = split.threshold
+  test.type = split.test_type
 
 
 def _decide(values, threshold, test_type):
@@ -222,6 +265,8 @@ def _decide(values, threshold, test_type):
     return values >= threshold
   if test_type == _GREATER_THAN:
     return values > threshold
+  if test_type == _MATCHING:
+    return values == threshold
   return np.zeros(np.shape(values), bool)
 
 
@@ -259,13 +304,10 @@ class _Tree(object):
       value_set = [v.WhichOneof("value") is not None for v in node.leaf.vector.value]
       self._add_leaf(np.array(values, F32), np.array(value_set, bool))
       return
+    if kind != "binary_node":
+      raise NotImplementedError("tf1clip's tensor_forest reads trees of binary nodes; this tree has a %s" % kind)
     binary = node.binary_node
-    test = binary.inequality_left_child_test
-    if kind != "binary_node" or binary.WhichOneof("left_child_test") != "inequality_left_child_test" or (
-        test.WhichOneof("FeatureSum") != "feature_id"):
-      raise NotImplementedError("tf1clip's tensor_forest reads trees of inequality tests on one feature; this "
-                                "tree has a %s node" % (kind if kind != "binary_node" else "custom / oblique"))
-    self.splits.append(_Split(int(test.feature_id.id.value), F32(test.threshold.float_value), test.type))
+    self.splits.append(_read_split(binary, "trees of"))
     self.leaves.append(None)
     self.value_set.append(None)
     self.children.append((binary.left_child_id.value, binary.right_child_id.value))
@@ -290,10 +332,7 @@ class _Tree(object):
     split = self.splits[i]
     binary = node.binary_node
     binary.left_child_id.value, binary.right_child_id.value = self.children[i]
-    test = binary.inequality_left_child_test
-    test.feature_id.id.value = str(split.feature)
-    test.type = split.test_type
-    test.threshold.float_value = split.threshold
+    _split_proto(split, binary)
     return node
 
   def serialize(self):
@@ -448,7 +487,7 @@ class _Slot(object):
       self.splits.append(split)
       self.evaluated.append(split)
       self._tables = None
-      if self.params.initialize_average_splits and not self.regression:
+      if self.params.initialize_average_splits and not self.regression and split.test_type != _MATCHING:
         self.half_initialized[len(self.splits) - 1] = int(labels.class_index(example))
     if self.params.initialize_average_splits and not self.regression:
       self._average_thresholds(data, labels, example)
@@ -707,9 +746,7 @@ class _Slot(object):
       self.total = np.array([v.float_value for v in leaf.classification.dense_counts.value], F32)
       self.outputs_seen = int(np.count_nonzero(self.total))
     for candidate in slot.candidates:
-      test = candidate.split.inequality_left_child_test
-      self.add_split(_Split(int(test.feature_id.id.value), F32(test.threshold.float_value), test.type),
-                     None, None, -1)
+      self.add_split(_read_split(candidate.split, "candidate splits'"), None, None, -1)
       i = len(self.splits) - 1
       if self.regression:
         self.left[i] = [v.float_value for v in candidate.left_stats.regression.mean_output.value]
@@ -724,12 +761,6 @@ def _weighted_smoothed_gini(total, square, num_classes):
   gini = F32(1.0 - F32(F32(square + F32(2) * total + F32(num_classes)) / F32(smoothed_sum * smoothed_sum)))
   return F32(total * gini)
 
-
-def _split_proto(split, binary):
-  test = binary.inequality_left_child_test
-  test.feature_id.id.value = str(split.feature)
-  test.threshold.float_value = split.threshold
-  test.type = split.test_type
 
 
 class _Stats(object):
@@ -881,11 +912,8 @@ def _weights(input_weights):
 
 
 def _check_spec(input_spec, name):
-  spec = DataSpec(input_spec)
-  if any(t != DATA_FLOAT for t in spec.dense_types):
-    raise NotImplementedError("%s: categorical (integer / string) features are not ported to tf1clip's "
-                              "tensor_forest; cast them to float32" % name)
-  return spec
+  del name
+  return DataSpec(input_spec)
 
 
 def traverse_tree_v4(tree_handle, input_data, sparse_input_indices, sparse_input_values, sparse_input_shape,
@@ -1063,7 +1091,7 @@ def process_input_v4(tree_handle, stats_handle, input_data, sparse_input_indices
           if slot.is_initialized():
             slot.add_examples(values, target, examples[leaf])
           else:
-            _initialize(slot, values, target, examples[leaf], rng, num_features, features[leaf])
+            _initialize(slot, values, target, examples[leaf], rng, spec, features[leaf])
           if slot.is_finished():
             ready.add(leaf)
       else:
@@ -1078,7 +1106,7 @@ def process_input_v4(tree_handle, stats_handle, input_data, sparse_input_indices
           if leaf in deferred or slot.is_initialized():
             deferred[leaf].append(i)
             continue
-          _initialize(slot, values, target, [i], rng, num_features, None)
+          _initialize(slot, values, target, [i], rng, spec, None)
           if slot.is_finished() and leaf not in finished_at:
             finished_at[leaf] = i
         for leaf, indices in deferred.items():
@@ -1103,17 +1131,19 @@ def _slot(stats, leaf):
   return slot
 
 
-def _initialize(slot, values, target, examples, rng, num_features, features):
+def _initialize(slot, values, target, examples, rng, spec, features):
   """A leaf not initialized yet: each example creates a candidate (FertileStatsResource's loop) until it is."""
   for i, example in enumerate(examples):
     # collated, the leaf's features were drawn in advance, num_splits_to_consider of them; with
     # initialize_average_splits a leaf can take more examples than that, and TF 1.15 then read past the end of
     # its list (undefined behaviour): tf1clip draws another feature
-    feature = features[i] if features is not None and i < len(features) else rng.uniform(num_features)
+    feature = features[i] if features is not None and i < len(features) else rng.uniform(spec.dense_features_size)
     if feature >= values.shape[1]:
       raise tf.errors.InvalidArgumentError(None, None, "feature %d drawn, the input has %d" % (
           feature, values.shape[1]))
-    split = _Split(int(feature), F32(values[example, feature]), slot.params.inequality_test_type)
+    # RandomSample: an inequality on a float feature, a match of the value on a categorical one (data_spec's type)
+    kind = _MATCHING if spec.dense_types[feature] == DATA_CATEGORICAL else slot.params.inequality_test_type
+    split = _Split(int(feature), F32(values[example, feature]), kind)
     slot.add_split(split, values, target, example)
     if slot.is_initialized():
       break

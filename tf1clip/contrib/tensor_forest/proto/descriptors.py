@@ -6,7 +6,8 @@ Place in the data flow (DESIGN.md): protobuf (descriptor_pool, message_factory) 
 TF 1.15's generated `*_pb2.py` files were written for protobuf 3.x and do not import with the protobuf 7 TensorFlow
 2.21 runs on; the messages are the same when built from their descriptors. These are TF 1.15's
 tensorflow/contrib/decision_trees/proto/generic_tree_model.proto, tensorflow/contrib/tensor_forest/proto/
-tensor_forest_params.proto and fertile_stats.proto, each its FileDescriptorProto serialized (base64), so a
+tensor_forest_params.proto and fertile_stats.proto, each its FileDescriptorProto serialized (base64; with
+generic_tree_model_extensions.proto's MatchingValuesTest, which TF 1.15 shipped no module for, written here), so a
 TensorForestParams, a serialized tree (`decision_trees.Model`) or fertile stats (`FertileStats`) read and write
 the bytes TF 1.15's did (its checkpoints hold them).
 """
@@ -14,6 +15,7 @@ the bytes TF 1.15's did (its checkpoints hold them).
 import base64
 
 from google.protobuf import any_pb2
+from google.protobuf import descriptor_pb2
 from google.protobuf import descriptor_pool
 from google.protobuf import message_factory
 from google.protobuf import wrappers_pb2
@@ -119,6 +121,27 @@ _FERTILE_STATS = (
 
 _FILES = (_GENERIC_TREE_MODEL, _TENSOR_FOREST_PARAMS, _FERTILE_STATS)
 _POOL = []
+_EXTENSIONS = "tensorflow/contrib/decision_trees/proto/generic_tree_model_extensions.proto"
+
+
+def _extensions():
+  """TF 1.15's generic_tree_model_extensions.proto (a categorical split's MatchingValuesTest), as a descriptor.
+
+  TF 1.15's pip package shipped no generated module for it (its kernels used it in C++ only), so it is written here
+  from the .proto's three-field messages.
+  """
+  f = descriptor_pb2.FileDescriptorProto(name=_EXTENSIONS, package="tensorflow.decision_trees", syntax="proto3",
+                                         dependency=["tensorflow/contrib/decision_trees/proto/generic_tree_model.proto"])
+  label = descriptor_pb2.FieldDescriptorProto
+  for name, second in (("MatchingValuesTest", ("value", label.LABEL_REPEATED, "inverse")),
+                       ("ConstResultTest", ("value_for_dtype", label.LABEL_OPTIONAL, "test_result"))):
+    m = f.message_type.add(name=name)
+    m.field.add(name="feature_id", number=1, label=label.LABEL_OPTIONAL, type=label.TYPE_MESSAGE,
+                type_name=".tensorflow.decision_trees.FeatureId")
+    m.field.add(name=second[0], number=2, label=second[1], type=label.TYPE_MESSAGE,
+                type_name=".tensorflow.decision_trees.Value")
+    m.field.add(name=second[2], number=3, label=label.LABEL_OPTIONAL, type=label.TYPE_BOOL)
+  return f.SerializeToString()
 
 
 def pool():
@@ -129,6 +152,7 @@ def pool():
       new.AddSerializedFile(module.DESCRIPTOR.serialized_pb)
     for parts in _FILES:
       new.AddSerializedFile(base64.b64decode("".join(parts)))
+    new.AddSerializedFile(_extensions())
     _POOL.append(new)
   return _POOL[0]
 
