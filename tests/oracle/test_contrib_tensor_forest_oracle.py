@@ -190,6 +190,39 @@ def main():
                 report("categorical/serialized", sess.run(serialized))
                 report("categorical/predictions", sess.run([probs, forest.feature_importances()],
                                                            {feeds["f"]: f[:8], feeds["c"]: c[:8], feeds["s"]: s[:8]}))
+    with case("sparse"):  # a sparse integer column beside dense ones, and sparse input alone
+        n = 120
+        rows, cols, ids = [], [], []
+        for i in range(n):
+            for j, c in enumerate(sorted(rng.choice(6, rng.randint(0, 4), replace=False))):
+                rows.append(i)
+                cols.append(j)
+                ids.append(c)
+        indices, ids = np.array([rows, cols], np.int64).T, np.array(ids, np.int64)
+        f = rng.rand(n, 2).astype(np.float32)
+        has3 = np.zeros(n, bool)
+        has3[indices[ids == 3, 0]] = True
+        labels = (has3 | (f[:, 0] > 0.6)).astype(np.float32)
+        for mode in ("dict", "alone"):
+            with tf.Graph().as_default():
+                def features(lo, hi):
+                    m = (indices[:, 0] >= lo) & (indices[:, 0] < hi)
+                    if mode == "alone":
+                        return tf.SparseTensor(indices[m] - [lo, 0], ids[m].astype(np.float32), [hi - lo, 4])
+                    return {"f": tf.constant(f[lo:hi]),
+                            "ids": tf.SparseTensor(indices[m] - [lo, 0], ids[m], [hi - lo, 4])}
+                params = hparams(num_classes=2, num_features=2 if mode == "dict" else 1, num_trees=2, max_nodes=31,
+                                 split_after_samples=5, num_splits_to_consider=4)
+                forest = tensor_forest.RandomForestGraphs(params)
+                trains = [forest.training_graph(features(lo, lo + 40), tf.constant(labels[lo:lo + 40]))
+                          for lo in range(0, n, 40)]
+                probs, _, _ = forest.inference_graph(features(0, 8))
+                serialized = [model_ops.gen_model_ops.tree_serialize(forest.variables[i].tree) for i in range(2)]
+                with tf.Session(config=ONE_THREAD) as sess:
+                    sess.run([r.create for r in tf.get_collection(tf.GraphKeys.RESOURCES)])
+                    for train in trains * 2:
+                        sess.run(train)
+                    report("sparse/" + mode, [sess.run(serialized), sess.run(probs)])
     with case("collated"):
         grow("collated", hparams(num_trees=2, collate_examples=True), Y3, steps=3)
     with case("average_splits"):

@@ -24,9 +24,13 @@ The examples of a batch are visited in order: TF 1.15 sharded a batch its cost m
 batches, they are these.
 
 Integer and string (hashed) columns are categorical: their candidate splits match the creating example's value
-(a MatchingValuesTest in the split's custom test), as TF 1.15's. Not ported (a stated error when asked for): sparse
-features, the early-finish strategies (`hoeffding` / `bootstrap`: TF 1.15 aborted the process with LOG(FATAL) for
-the parameters ForestHParams builds), the sparse-count and fixed-size stats (`model_name` 'all_sparse' /
+(a MatchingValuesTest in the split's custom test), as TF 1.15's. Sparse features are read as TF 1.15's kernels read
+them, its slips included: a candidate's feature is drawn among the dense ones and the example's sparse values, but a
+sparse feature's value is looked up under its id offset by the dense features' count, so it is 0 whenever there are
+dense features too (TF 1.15's GetExampleValue), and an example without any feature drew from before its sparse
+indices (undefined behaviour; here a feature no example has, which TF 1.15's trees show is never chosen). Not ported
+(a stated error when asked for): the early-finish strategies (`hoeffding` / `bootstrap`: TF 1.15 aborted the process
+with LOG(FATAL) for the parameters ForestHParams builds), the sparse-count and fixed-size stats (`model_name` 'all_sparse' /
 'sparse_then_dense'), FinalizeTree (disabled in TF 1.15 itself: LOG(FATAL)). Process state: a resource lives in this
 process keyed by its handle, created by its initializer or a checkpoint restore (as the boosted-trees port), shared
 by the sessions of one graph.
@@ -104,7 +108,7 @@ class DataSpec(object):
     tokens = [t for t in serialized.replace("]", "[").split("[")]
     self.dense_features_size = int(tokens[0].split(" ")[1])
     self.dense_types = []
-    self.num_sparse_columns = 0
+    self.sparse_types = []
     for i, part in ((1, "dense"), (3, "sparse")):
       cols = [c for c in tokens[i].replace("}", "{").split("{") if c] if len(tokens) > i else []
       for col in cols:
@@ -112,7 +116,69 @@ class DataSpec(object):
         if part == "dense":
           self.dense_types.extend([int(words[3])] * int(words[5]))
         else:
-          self.num_sparse_columns += 1
+          self.sparse_types.append(int(words[3]))
+
+
+_NO_FEATURE = 2 ** 31 - 1
+
+
+class _Dataset(object):
+  """TensorDataSet: a batch's dense matrix and / or sparse values, read as TF 1.15's kernels read them."""
+
+  def __init__(self, spec, dense, indices, values, shape):
+    self.spec = spec
+    dense = np.asarray(dense, F32)
+    self.dense = dense if dense.ndim == 2 else None
+    indices = np.asarray(indices, np.int64)
+    self.sparse = indices.ndim == 2
+    if self.sparse:
+      self.indices = indices
+      self.rows = indices[:, 0]
+      self.sparse_values = {(int(i), int(j)): F32(v) for (i, j), v in zip(indices, np.asarray(values, F32))}
+    if self.dense is not None:
+      self.num_items = self.dense.shape[0]
+    else:
+      self.num_items = int(np.asarray(shape).reshape(-1)[0]) if self.sparse else 0
+
+  def values(self, rows, features):
+    """GetExampleValue of each (row, feature): the dense column, or the sparse value (0 where there is none)."""
+    rows, features = np.broadcast_arrays(np.asarray(rows, np.int64), np.asarray(features, np.int64))
+    shape = rows.shape
+    rows, features = rows.reshape(-1), features.reshape(-1)
+    out = np.zeros(rows.shape, F32)
+    dense = features < self.spec.dense_features_size
+    if dense.any():
+      if self.dense is None or features[dense].max() >= self.dense.shape[1]:
+        raise tf.errors.InvalidArgumentError(None, None, "a split tests dense feature %d; the input has %d" % (
+            features[dense].max(), 0 if self.dense is None else self.dense.shape[1]))
+      out[dense] = self.dense[rows[dense], features[dense]]
+    if not dense.all() and self.sparse:
+      # FindSparseValue(example, feature_id): TF 1.15 looked the feature id up as the sparse column itself
+      for index in np.nonzero(~dense)[0]:
+        out[index] = self.sparse_values.get((int(rows[index]), int(features[index])), F32(0))
+    return out.reshape(shape)
+
+  def random_sample(self, example, rng, rand_feature=None):
+    """RandomSample: (feature id, its column type) of a candidate split created from `example`."""
+    num_total = self.spec.dense_features_size
+    start = -1
+    if self.sparse:
+      found = np.nonzero(self.rows == example)[0]
+      if found.size:
+        start = int(found[0])
+        num_total += found.size
+    if rand_feature is None:
+      rand_feature = rng.uniform(num_total)
+    if rand_feature < len(self.spec.dense_types):  # dense
+      return int(rand_feature), self.spec.dense_types[rand_feature]
+    sparse_type = self.spec.sparse_types[0] if self.spec.sparse_types else DATA_CATEGORICAL
+    if start < 0:
+      # an example without sparse values (and no dense features): TF 1.15 read the column before its sparse
+      # indices (undefined behaviour); a feature no example has stands for it (its value 0 sends every example to
+      # one side, so such a candidate is never the best split)
+      return _NO_FEATURE, sparse_type
+    sparse_index = start + rand_feature - self.spec.dense_features_size
+    return int(self.indices[sparse_index, 1]) + self.spec.dense_features_size, sparse_type
 
 
 # ---- std::unordered_set<int32> iteration order (libstdc++) -------------------------------------------------------
@@ -357,7 +423,7 @@ class _Tree(object):
   def traverse(self, data, paths=None):
     """The leaf of every example (and, if `paths` is a list of lists, the nodes it visited)."""
     _, is_leaf, feature, threshold, test_type, left, right = self._tables()
-    num = data.shape[0]
+    num = data.num_items
     ids = np.zeros(num, np.int64)
     active = np.arange(num)
     if paths is not None:
@@ -369,10 +435,7 @@ class _Tree(object):
       active, nodes = active[inner], nodes[inner]
       if not active.size:
         break
-      if feature[nodes].max(initial=0) >= data.shape[1]:
-        raise tf.errors.InvalidArgumentError(None, None, "tree tests feature %d; the input has %d features" % (
-            feature[nodes].max(), data.shape[1]))
-      values = data[active, feature[nodes]]
+      values = data.values(active, feature[nodes])
       go_left = np.zeros(active.size, bool)
       for kind in np.unique(test_type[nodes]):
         where = test_type[nodes] == kind
@@ -399,8 +462,8 @@ class _Tree(object):
   def feature_usage_counts(self, num_features):
     counts = np.zeros(num_features, np.int32)
     for split in self.splits:
-      if split is not None:
-        counts[split.feature] += 1
+      if split is not None and split.feature < num_features:  # (a sparse id past num_features: TF 1.15 wrote
+        counts[split.feature] += 1                              # outside its counts)
     return counts
 
 
@@ -498,7 +561,7 @@ class _Slot(object):
     for index, first_class in list(self.half_initialized.items()):
       if first_class != target:
         split = self.splits[index]
-        value = F32(data[example, split.feature])
+        value = F32(data.values(example, split.feature)[()])
         self.splits[index] = split._replace(threshold=F32((split.threshold + value) / F32(2)))
         self._tables = None
         del self.half_initialized[index]
@@ -512,7 +575,7 @@ class _Slot(object):
 
   def _go_left(self, data, example):
     feature, threshold, test_type = self._split_tables()
-    values = data[example, feature]
+    values = data.values(example, feature)
     if np.all(test_type == test_type[0]):
       return _decide(values, threshold, test_type[0])
     return np.array([_decide(v, t, k) for v, t, k in zip(values, threshold, test_type)], bool)
@@ -562,7 +625,7 @@ class _Slot(object):
       return first
     if self.splits:
       feature, threshold, test_type = self._split_tables()
-      values = data[examples[:, None], feature[None, :]]
+      values = data.values(examples[:, None], feature[None, :])
       if test_type.min() == test_type.max():
         go_left = _decide(values, threshold[None, :], test_type[0])
       else:
@@ -895,14 +958,18 @@ def tree_size(tree_handle, name=None):
   return out
 
 
-def _dense(input_data, sparse_input_indices, name):
-  if isinstance(sparse_input_indices, tf.Tensor) or (
-      isinstance(sparse_input_indices, (list, tuple, np.ndarray)) and len(sparse_input_indices)):
-    raise NotImplementedError("%s: sparse features are not ported to tf1clip's tensor_forest "
-                              "(dense float features only)" % name)
-  if isinstance(input_data, (list, tuple)) and not input_data:
-    raise NotImplementedError("%s: tf1clip's tensor_forest needs dense features" % name)
-  return tf.convert_to_tensor(input_data, tf.float32)
+def _inputs(input_data, sparse_input_indices, sparse_input_values, sparse_input_shape):
+  """The four input tensors of a kernel ([] where a part is absent, as TF 1.15's graph builders passed it)."""
+  def tensor(value, dtype):
+    if isinstance(value, (list, tuple)) and not len(value):
+      return tf.zeros([0], dtype)
+    return tf.cast(value, dtype)
+  return [tensor(input_data, tf.float32), tensor(sparse_input_indices, tf.int64),
+          tensor(sparse_input_values, tf.float32), tensor(sparse_input_shape, tf.int64)]
+
+
+def _batch_shape(inputs):
+  return inputs[0].shape[:1] if inputs[0].shape.rank == 2 else tf.TensorShape([None])
 
 
 def _weights(input_weights):
@@ -919,35 +986,34 @@ def _check_spec(input_spec, name):
 def traverse_tree_v4(tree_handle, input_data, sparse_input_indices, sparse_input_values, sparse_input_shape,
                      input_spec, params, name=None):
   """The leaf id of every example."""
-  del sparse_input_values, sparse_input_shape, params
-  data = _dense(input_data, sparse_input_indices, "TraverseTreeV4")
-  _check_spec(input_spec, "TraverseTreeV4")
+  del params
+  inputs = _inputs(input_data, sparse_input_indices, sparse_input_values, sparse_input_shape)
+  spec = _check_spec(input_spec, "TraverseTreeV4")
 
-  def traverse(key, values):
+  def traverse(key, *arrays):
     tree = _lookup(key, _Tree)
     with tree.lock:
-      return tree.traverse(np.asarray(values, F32))
+      return tree.traverse(_Dataset(spec, *arrays))
 
-  out = _run(name or "TraverseTreeV4", traverse, [tree_handle, data], tf.int32)
-  out.set_shape(data.shape[:1])
+  out = _run(name or "TraverseTreeV4", traverse, [tree_handle] + inputs, tf.int32)
+  out.set_shape(_batch_shape(inputs))
   return out
 
 
 def tree_predictions_v4(tree_handle, input_data, sparse_input_indices, sparse_input_values, sparse_input_shape,
                         input_spec, params, name=None):
   """(predictions [batch, num_outputs], tree paths): class frequencies of each example's leaf, or its values."""
-  del sparse_input_values, sparse_input_shape
   params_proto = parse_params(params)
-  data = _dense(input_data, sparse_input_indices, "TreePredictionsV4")
-  _check_spec(input_spec, "TreePredictionsV4")
+  inputs = _inputs(input_data, sparse_input_indices, sparse_input_values, sparse_input_shape)
+  spec = _check_spec(input_spec, "TreePredictionsV4")
   num_outputs = params_proto.num_outputs
 
-  def predict(key, values):
+  def predict(key, *arrays):
     tree = _lookup(key, _Tree)
-    values = np.asarray(values, F32)
+    data = _Dataset(spec, *arrays)
     with tree.lock:
-      paths = [[] for _ in range(values.shape[0])] if params_proto.inference_tree_paths else None
-      leaves = tree.traverse(values, paths)
+      paths = [[] for _ in range(data.num_items)] if params_proto.inference_tree_paths else None
+      leaves = tree.traverse(data, paths)
       table = np.zeros((tree.size(), num_outputs), F32)  # each leaf's output values
       for node, vector in enumerate(tree.leaves):
         if vector is not None:
@@ -965,8 +1031,8 @@ def tree_predictions_v4(tree_handle, input_data, sparse_input_indices, sparse_in
         serialized_paths.append(proto.SerializeToString())
       return out, np.array(serialized_paths, dtype=object).astype(np.bytes_) if paths else np.zeros(0, np.bytes_)
 
-  probabilities, paths = _run(name or "TreePredictionsV4", predict, [tree_handle, data], [tf.float32, tf.string])
-  probabilities.set_shape(data.shape[:1].concatenate([num_outputs]))
+  probabilities, paths = _run(name or "TreePredictionsV4", predict, [tree_handle] + inputs, [tf.float32, tf.string])
+  probabilities.set_shape(_batch_shape(inputs).concatenate([num_outputs]))
   paths.set_shape([None])
   return probabilities, paths
 
@@ -1057,18 +1123,17 @@ def process_input_v4(tree_handle, stats_handle, input_data, sparse_input_indices
                      sparse_input_shape, input_labels, input_weights, leaf_ids, random_seed, input_spec, params,
                      name=None):
   """Counts each example into its leaf's candidate splits (creating them first); returns the leaves ready to split."""
-  del sparse_input_values, sparse_input_shape
   params_proto = parse_params(params)
   check_supported(params_proto)
-  data = _dense(input_data, sparse_input_indices, "ProcessInputV4")
+  inputs = _inputs(input_data, sparse_input_indices, sparse_input_values, sparse_input_shape)
   spec = _check_spec(input_spec, "ProcessInputV4")
   weights = _weights(input_weights)
   seed = int(random_seed)
 
-  def process(tree_key, stats_key, values, labels, example_weights, leaves):
+  def process(tree_key, stats_key, dense, indices, sparse_values, shape, labels, example_weights, leaves):
     _lookup(tree_key, _Tree)
     stats = _lookup(stats_key, _Stats)
-    values = np.asarray(values, F32)
+    values = _Dataset(spec, dense, indices, sparse_values, shape)
     labels = np.asarray(labels, F32)
     leaves = np.asarray(leaves).reshape(-1)
     target = _Labels(labels, example_weights, _num_targets(params_proto, labels))
@@ -1117,8 +1182,8 @@ def process_input_v4(tree_handle, stats_handle, input_data, sparse_input_indices
           ready.add(leaf)
     return np.array(list(ready), np.int32)
 
-  out = _run(name or "ProcessInputV4", process, [tree_handle, stats_handle, data, input_labels, weights, leaf_ids],
-             tf.int32)
+  out = _run(name or "ProcessInputV4", process,
+             [tree_handle, stats_handle] + inputs + [input_labels, weights, leaf_ids], tf.int32)
   out.set_shape([None])
   return out
 
@@ -1133,17 +1198,16 @@ def _slot(stats, leaf):
 
 def _initialize(slot, values, target, examples, rng, spec, features):
   """A leaf not initialized yet: each example creates a candidate (FertileStatsResource's loop) until it is."""
+  del spec
   for i, example in enumerate(examples):
     # collated, the leaf's features were drawn in advance, num_splits_to_consider of them; with
     # initialize_average_splits a leaf can take more examples than that, and TF 1.15 then read past the end of
     # its list (undefined behaviour): tf1clip draws another feature
-    feature = features[i] if features is not None and i < len(features) else rng.uniform(spec.dense_features_size)
-    if feature >= values.shape[1]:
-      raise tf.errors.InvalidArgumentError(None, None, "feature %d drawn, the input has %d" % (
-          feature, values.shape[1]))
-    # RandomSample: an inequality on a float feature, a match of the value on a categorical one (data_spec's type)
-    kind = _MATCHING if spec.dense_types[feature] == DATA_CATEGORICAL else slot.params.inequality_test_type
-    split = _Split(int(feature), F32(values[example, feature]), kind)
+    given = features[i] if features is not None and i < len(features) else None
+    feature, column_type = values.random_sample(example, rng, given)
+    # an inequality on a float feature, a match of the example's value on a categorical one
+    kind = _MATCHING if column_type == DATA_CATEGORICAL else slot.params.inequality_test_type
+    split = _Split(feature, F32(values.values(example, feature)[()]), kind)
     slot.add_split(split, values, target, example)
     if slot.is_initialized():
       break
