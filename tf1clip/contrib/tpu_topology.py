@@ -19,6 +19,8 @@ import numpy as np
 from absl import logging
 from tensorflow.core.protobuf.tpu import topology_pb2
 
+from tf1clip import validation
+
 SINGLE_CORE_ASSIGNMENT = [[[0, 0, 0]]]
 
 
@@ -64,10 +66,8 @@ class Topology(object):
     if len(self._mesh_shape) != 3 or any(self._mesh_shape < 1):
       raise ValueError("`mesh_shape` must be a vector of size 3 with positive entries; got {}".format(
           self._mesh_shape))
-    if proto.num_tasks < 0:
-      raise ValueError("`num_tasks` must be >= 0; got {}".format(proto.num_tasks))
-    if proto.num_tpu_devices_per_task < 0:
-      raise ValueError("`num_tpu_devices_per_task` must be >= 0; got {}".format(proto.num_tpu_devices_per_task))
+    validation.non_negative(proto.num_tasks, "num_tasks", allow_tensor=False)
+    validation.non_negative(proto.num_tpu_devices_per_task, "num_tpu_devices_per_task", allow_tensor=False)
     expected = proto.num_tasks * proto.num_tpu_devices_per_task * len(proto.mesh_shape)
     if len(proto.device_coordinates) != expected:
       raise ValueError("`device_coordinates` must have shape num_tasks ({}) * num_tpu_devices_per_task ({}) * "
