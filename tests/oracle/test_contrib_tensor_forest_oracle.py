@@ -75,7 +75,8 @@ def nodes(serialized):
     out = []
     for n in model.decision_tree.nodes:
         if n.HasField("leaf"):
-            out.append(["leaf", [v.float_value for v in n.leaf.vector.value]])
+            out.append(["leaf", [v.float_value for v in n.leaf.vector.value],
+                        sorted([int(k), v.float_value] for k, v in n.leaf.sparse_vector.sparse_value.items())])
         else:
             t = n.binary_node.inequality_left_child_test
             out.append([t.feature_id.id.value, t.type, t.threshold.float_value,
@@ -88,7 +89,7 @@ def hparams(**kw):
     base.update(kw)
     return tensor_forest.ForestHParams(**base).fill()
 
-def grow(key, params, labels, weights=False, steps=4, batch=30, paths=False, data=X):
+def grow(key, params, labels, weights=False, steps=4, batch=30, paths=False, data=X, raw=True):
     with tf.Graph().as_default():
         x = tf.placeholder(tf.float32, [None, data.shape[1]])
         y = tf.placeholder(tf.float32, [None])
@@ -115,7 +116,8 @@ def grow(key, params, labels, weights=False, steps=4, batch=30, paths=False, dat
                 sess.run(train, feed)
                 report(key + "/trees_%d" % step, [nodes(s) for s in sess.run(serialized)])
             print(key, "train", time.time() - start)
-            report(key + "/serialized", sess.run(serialized))  # the bytes a checkpoint holds
+            if raw:  # the bytes a checkpoint holds (a sparse leaf's map has no order to compare)
+                report(key + "/serialized", sess.run(serialized))
             report(key + "/predictions", sess.run([probs, variance], {x: data}))
             if paths:
                 report(key + "/paths", [[p.decode("latin-1") for p in row]
@@ -161,6 +163,12 @@ def main():
     with case("pruned"):
         grow("pruned", hparams(num_trees=1, split_after_samples=12, split_pruning_name="quarter",
                                prune_every_samples=4, num_splits_to_consider=8, max_nodes=9), Y3, steps=3)
+    with case("all_sparse"):  # sparse class counts (SparseClassificationGrowStats), weighted, 9 of 12 classes
+        X9 = rng.rand(300, 4).astype(np.float32)
+        grow("all_sparse", hparams(num_classes=12, model_name="all_sparse", num_trees=2, max_nodes=41,
+                                   split_after_samples=6, num_splits_to_consider=5),
+             ((X9[:, 0] * 3).astype(np.int32) * 3 + (X9[:, 1] * 3).astype(np.int32)).astype(np.float32),
+             weights=True, steps=5, batch=50, data=X9, raw=False)
     with case("many_leaves"):  # up to 13 leaves split in one batch: their order numbers the children
         X6 = rng.rand(500, 6).astype(np.float32)
         grow("many_leaves", hparams(num_features=6, num_classes=4, num_trees=1, max_nodes=300, split_after_samples=2,

@@ -30,8 +30,9 @@ sparse feature's value is looked up under its id offset by the dense features' c
 dense features too (TF 1.15's GetExampleValue), and an example without any feature drew from before its sparse
 indices (undefined behaviour; here a feature no example has, which TF 1.15's trees show is never chosen). Not ported
 (a stated error when asked for): the early-finish strategies (`hoeffding` / `bootstrap`: TF 1.15 aborted the process
-with LOG(FATAL) for the parameters ForestHParams builds), the sparse-count and fixed-size stats (`model_name` 'all_sparse' /
-'sparse_then_dense'), FinalizeTree (disabled in TF 1.15 itself: LOG(FATAL)). Process state: a resource lives in this
+with LOG(FATAL) for the parameters ForestHParams builds), `model_name` 'sparse_then_dense' (TF 1.15 had no grow stats
+for it), FinalizeTree (disabled in TF 1.15 itself: LOG(FATAL)). 'all_sparse' keeps class counts in maps, summed in the
+order of TF 1.15's hash maps (`_HashOrder`). Process state: a resource lives in this
 process keyed by its handle, created by its initializer or a checkpoint restore (as the boosted-trees port), shared
 by the sessions of one graph.
 """
@@ -87,10 +88,15 @@ def resolve_param(param, depth):
 
 def check_supported(params):
   """Raises NotImplementedError for the parameters whose kernels are not ported (see the module docstring)."""
-  if params.stats_type not in (params_pb2.STATS_DENSE_GINI, params_pb2.STATS_LEAST_SQUARES_REGRESSION):
+  if params.stats_type not in (params_pb2.STATS_DENSE_GINI, params_pb2.STATS_SPARSE_GINI,
+                               params_pb2.STATS_LEAST_SQUARES_REGRESSION):
     raise NotImplementedError(
-        "tf1clip's tensor_forest ports the dense classification ('all_dense') and regression stats; "
-        "stats type %d (model_name 'all_sparse' / 'sparse_then_dense') is not ported" % params.stats_type)
+        "tf1clip's tensor_forest ports the dense and sparse classification stats ('all_dense', 'all_sparse') and "
+        "the regression stats; stats type %d is not ported (model_name 'sparse_then_dense': TF 1.15 had no grow "
+        "stats for it and crashed)" % params.stats_type)
+  if params.stats_type == params_pb2.STATS_SPARSE_GINI and params.use_running_stats_method:
+    raise NotImplementedError("use_running_stats_method with model_name 'all_sparse' is not ported (TF 1.15 "
+                              "aborted the process: std::out_of_range on a class a leaf had not seen)")
   if params.finish_type.type != params_pb2.SPLIT_FINISH_BASIC and not params.is_regression:
     raise NotImplementedError(
         "split_finish_name 'hoeffding' / 'bootstrap' is not ported (TF 1.15 aborted the process with "
@@ -342,6 +348,7 @@ class _Tree(object):
   def __init__(self, params, serialized):
     self.lock = threading.RLock()
     self.params = params
+    self.sparse = params.leaf_type == params_pb2.MODEL_SPARSE_CLASSIFICATION
     model = generic_tree_model_pb2.Model()
     if serialized:
       model.ParseFromString(serialized)
@@ -352,8 +359,11 @@ class _Tree(object):
     self.extra = []      # parts of a node this port keeps but never reads (a proto, or None)
     for node in model.decision_tree.nodes:
       self._add_node_proto(node)
-    if not self.splits:
-      self._add_leaf(np.zeros(params.num_outputs, F32), np.zeros(params.num_outputs, bool))
+    if not self.splits:  # InitModel: an empty sparse leaf, or num_outputs unset values
+      if self.sparse:
+        self._add_leaf(_SparseLeaf(), None)
+      else:
+        self._add_leaf(np.zeros(params.num_outputs, F32), np.zeros(params.num_outputs, bool))
     self._arrays = None
 
   def _add_leaf(self, values, value_set):
@@ -365,6 +375,10 @@ class _Tree(object):
 
   def _add_node_proto(self, node):
     kind = node.WhichOneof("node_type")
+    if kind == "leaf" and (self.sparse or node.leaf.WhichOneof("leaf") == "sparse_vector"):
+      self._add_leaf(_SparseLeaf((int(k), F32(v.float_value)) for k, v in node.leaf.sparse_vector.sparse_value.items()),
+                     None)
+      return
     if kind == "leaf":
       values = [v.float_value for v in node.leaf.vector.value]
       value_set = [v.WhichOneof("value") is not None for v in node.leaf.vector.value]
@@ -386,6 +400,11 @@ class _Tree(object):
     """Fills a decision_trees.TreeNode as TF 1.15's tree held node i."""
     if i:
       node.node_id.value = i
+    if self.splits[i] is None and isinstance(self.leaves[i], _SparseLeaf):
+      node.leaf.SetInParent()
+      for label, value in self.leaves[i].items():
+        node.leaf.sparse_vector.sparse_value[label].float_value = value
+      return node
     if self.splits[i] is None:
       vector = node.leaf.vector
       for value, is_set in zip(self.leaves[i], self.value_set[i]):
@@ -451,7 +470,7 @@ class _Tree(object):
     new_id = self.size()
     for stats in (best.left_stats, best.right_stats):
       values = _export_leaf(self.params, stats)
-      self._add_leaf(values, np.ones(len(values), bool))
+      self._add_leaf(values, None if isinstance(values, _SparseLeaf) else np.ones(len(values), bool))
     self.splits[node_id] = best.split
     self.leaves[node_id] = None
     self.value_set[node_id] = None
@@ -471,7 +490,13 @@ def _export_leaf(params, stats):
   """LeafModelOperator::ExportModel: class counts, or the regression means (sums / weight)."""
   if params.is_regression:
     return np.array([F32(s) / F32(stats.weight_sum) for s in stats.sums], F32)
+  if isinstance(stats.counts, dict):
+    return _SparseLeaf(stats.counts)
   return np.array(stats.counts, F32)
+
+
+class _SparseLeaf(dict):
+  """A sparse leaf's class counts (decision_trees.SparseVector): class -> float32, absent classes count 0."""
 
 
 # ---- the fertile stats resource ------------------------------------------------------------------------------------
@@ -520,6 +545,11 @@ class _Slot(object):
     self._left_counts = np.zeros(capacity, F32)
     self.outputs_seen = 0
     self._tables = None
+    # 'all_sparse' (SparseClassificationGrowStats): class -> count maps, summed in the maps' hash order
+    self.sparse = self.params.stats_type == params_pb2.STATS_SPARSE_GINI
+    self.total_map = {}
+    self.total_order = _HashOrder()
+    self.left_maps = []
 
   @property
   def left(self):
@@ -539,6 +569,8 @@ class _Slot(object):
   def is_finished(self):
     if self.regression:
       return self.weight_sum >= self.split_after_samples
+    if self.sparse:
+      return self.weight_sum >= self.split_after_samples and len(self.total_map) > 1
     return self.weight_sum >= self.split_after_samples and self.outputs_seen > 1
 
   def add_split(self, split, data, labels, example):
@@ -549,6 +581,7 @@ class _Slot(object):
         self._left_counts = np.concatenate([self._left_counts, np.zeros_like(self._left_counts)])
       self.splits.append(split)
       self.evaluated.append(split)
+      self.left_maps.append({})
       self._tables = None
       if self.params.initialize_average_splits and not self.regression and split.test_type != _MATCHING:
         self.half_initialized[len(self.splits) - 1] = int(labels.class_index(example))
@@ -597,6 +630,14 @@ class _Slot(object):
       raise tf.errors.InvalidArgumentError(None, None, (
           "Got label %d, out of range for %d classes. Is params.num_classes set correctly? (TF 1.15 aborted "
           "the process here)") % (label, self.num_outputs))
+    if self.sparse:
+      for i in np.nonzero(go_left)[0]:
+        self.left_maps[i][label] = F32(self.left_maps[i].get(label, F32(0)) + weight)
+      self.total_map[label] = F32(self.total_map.get(label, F32(0)) + weight)
+      self.total_order.add(label)
+      self.weight_sum = F32(self.weight_sum + weight)
+      self._check_prune()
+      return
     self.left[go_left, label] += weight
     if self.total[label] == 0 and weight > 0:
       self.outputs_seen += 1
@@ -616,7 +657,7 @@ class _Slot(object):
     examples = np.asarray(examples, np.int64)
     if not examples.size:
       return None
-    if not self.regression and self.params.pruning_type.type != params_pb2.SPLIT_PRUNE_NONE:
+    if self.sparse or (not self.regression and self.params.pruning_type.type != params_pb2.SPLIT_PRUNE_NONE):
       first = None
       for position, example in enumerate(examples):
         self.add_example(data, labels, int(example))
@@ -680,12 +721,22 @@ class _Slot(object):
     return int(done[0]) if done.size else None
 
   # -- classification scores
-  def _gini(self, index):
-    """(score, left_sum, right_sum): DenseClassificationGrowStats::GiniScore in float32, the kernel's order."""
-    left_sum = right_sum = left_square = right_square = F32(0)
+  def _class_counts(self, index):
+    """(left, right) count of each class, in the order the kernel visits them."""
+    if self.sparse:  # SparseClassificationGrowStats: the classes seen, in total_counts_'s order
+      for label in self.total_order:
+        left = self.left_maps[index].get(label)
+        total = self.total_map[label]
+        yield (F32(0), total) if left is None else (left, F32(total - left))
+      return
     for j in range(self.num_outputs):
       left = self.left[index, j]
-      right = F32(self.total[j] - left)
+      yield left, F32(self.total[j] - left)
+
+  def _gini(self, index):
+    """(score, left_sum, right_sum): GiniScore in float32, the kernel's order."""
+    left_sum = right_sum = left_square = right_square = F32(0)
+    for left, right in self._class_counts(index):
       left_sum = F32(left_sum + left)
       left_square = F32(left_square + left * left)
       right_sum = F32(right_sum + right)
@@ -730,6 +781,7 @@ class _Slot(object):
       buf[last] = 0
     del self.splits[index]
     del self.evaluated[index]
+    del self.left_maps[index]
     self._tables = None
 
   def best_split(self):
@@ -756,6 +808,18 @@ class _Slot(object):
         min_score, best_index, best_left, best_right = score, i, left_sum, right_sum
     if best_index < 0:
       return None
+    if self.sparse:  # SparseClassificationGrowStats::InitLeafClassStats
+      left_counts, right_counts = {}, {}
+      for label in self.total_order:
+        left = self.left_maps[best_index].get(label)
+        if left is None:
+          right_counts[label] = self.total_map[label]
+        else:
+          left_counts[label] = left
+          if F32(self.total_map[label] - left) > 0:
+            right_counts[label] = F32(self.total_map[label] - left)
+      return _Best(self.splits[best_index], _LeafStat(best_left, left_counts, None),
+                   _LeafStat(best_right, right_counts, None))
     return _Best(self.splits[best_index],
                  _LeafStat(best_left, self.left[best_index].copy(), None),
                  _LeafStat(best_right, (self.total - self.left[best_index]).astype(F32), None))
@@ -781,6 +845,9 @@ class _Slot(object):
       for s, q in zip(self.total, self.total_squares):
         leaf.regression.mean_output.value.add().float_value = s
         leaf.regression.mean_output_squares.value.add().float_value = q
+    elif self.sparse:
+      for label in self.total_order:
+        leaf.classification.sparse_counts.sparse_value[label].float_value = self.total_map[label]
     else:
       for c in self.total:
         leaf.classification.dense_counts.value.add().float_value = c
@@ -792,6 +859,9 @@ class _Slot(object):
           candidate.left_stats.regression.mean_output.value.add().float_value = s
           candidate.left_stats.regression.mean_output_squares.value.add().float_value = q
         candidate.left_stats.weight_sum = self.left_counts[i]
+      elif self.sparse:
+        for label, count in self.left_maps[i].items():
+          candidate.left_stats.classification.sparse_counts.sparse_value[label].float_value = count
       else:
         for c in self.left[i]:
           candidate.left_stats.classification.dense_counts.value.add().float_value = c
@@ -805,6 +875,10 @@ class _Slot(object):
     if self.regression:
       self.total = np.array([v.float_value for v in leaf.regression.mean_output.value], F32)
       self.total_squares = np.array([v.float_value for v in leaf.regression.mean_output_squares.value], F32)
+    elif self.sparse:  # (the order TF 1.15's map gave back is its hash map's; sorted here)
+      for label, value in sorted(leaf.classification.sparse_counts.sparse_value.items()):
+        self.total_map[int(label)] = F32(value.float_value)
+        self.total_order.add(int(label))
     else:
       self.total = np.array([v.float_value for v in leaf.classification.dense_counts.value], F32)
       self.outputs_seen = int(np.count_nonzero(self.total))
@@ -815,6 +889,9 @@ class _Slot(object):
         self.left[i] = [v.float_value for v in candidate.left_stats.regression.mean_output.value]
         self.left_squares[i] = [v.float_value for v in candidate.left_stats.regression.mean_output_squares.value]
         self.left_counts[i] = candidate.left_stats.weight_sum
+      elif self.sparse:
+        self.left_maps[i] = {int(k): F32(v.float_value)
+                             for k, v in sorted(candidate.left_stats.classification.sparse_counts.sparse_value.items())}
       else:
         self.left[i] = [v.float_value for v in candidate.left_stats.classification.dense_counts.value]
 
@@ -1016,7 +1093,11 @@ def tree_predictions_v4(tree_handle, input_data, sparse_input_indices, sparse_in
       leaves = tree.traverse(data, paths)
       table = np.zeros((tree.size(), num_outputs), F32)  # each leaf's output values
       for node, vector in enumerate(tree.leaves):
-        if vector is not None:
+        if isinstance(vector, _SparseLeaf):
+          for label, value in vector.items():
+            if 0 <= label < num_outputs:
+              table[node, label] = value
+        elif vector is not None:
           table[node, :min(num_outputs, len(vector))] = vector[:num_outputs]
       out = table[leaves]
       if not params_proto.is_regression and num_outputs:
@@ -1056,6 +1137,9 @@ def update_model_v4(tree_handle, leaf_ids, input_labels, input_weights, params, 
               "Got label %d, out of range for %d classes. Is params.num_classes set correctly? (TF 1.15 aborted "
               "the process here)") % (label, params_proto.num_outputs))
         vector = tree.leaves[leaf]
+        if isinstance(vector, _SparseLeaf):
+          vector[label] = F32(vector.get(label, F32(0)) + target.weight(i))
+          continue
         vector[label] = F32(vector[label] + target.weight(i))
         tree.value_set[leaf][label] = True
     return np.bool_(True)
