@@ -319,6 +319,20 @@ def main():
         report("learn/predict", [[p["probabilities"], p["classes"], p["prediction_variance"]]
                                  for p in est.predict(x=X[:6], as_iterable=True)])
         report("learn/checkpoint", sorted(n for n, _ in tf.train.list_variables("learn_forest")))
+    with case("learn_weighted"):  # weight and keys columns through input_fns, feature importances at the end
+        est = random_forest.TensorForestEstimator(
+            hparams(num_classes=2, num_features=3, num_trees=2, max_nodes=11, split_after_samples=5),
+            model_dir="learn_weighted", weight_column="w", keys_column="k", report_feature_importances=True,
+            config=config)
+
+        def weighted_input(lo, hi, labels=True):
+            features = {"x": tf.constant(X[lo:hi, :3]), "w": tf.constant(W[lo:hi]),
+                        "k": tf.constant(np.arange(lo, hi, dtype=np.int64))}
+            return (features, tf.constant((X[lo:hi, :1] > X[lo:hi, 1:2]).astype(np.int32))) if labels else features
+        est.fit(input_fn=lambda: weighted_input(0, 40), steps=3)
+        report("learn_weighted/evaluate", est.evaluate(input_fn=lambda: weighted_input(0, N), steps=1))
+        report("learn_weighted/predict", [[p["k"], p["probabilities"]] for p in est.predict(
+            input_fn=lambda: weighted_input(0, 4, labels=False), as_iterable=True)])
     with case("core_estimator"):
         core_config = tf.estimator.RunConfig(session_config=ONE_THREAD, save_checkpoints_steps=1000)
         est = random_forest.CoreTensorForestEstimator(
