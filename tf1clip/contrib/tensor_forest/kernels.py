@@ -148,6 +148,11 @@ class _Dataset(object):
 
   def values(self, rows, features):
     """GetExampleValue of each (row, feature): the dense column, or the sparse value (0 where there is none)."""
+    if not self.sparse and self.dense is not None:  # the common case, at once
+      try:
+        return self.dense[rows, features]
+      except IndexError:
+        pass  # a feature past the input's columns: the error below names it
     rows, features = np.broadcast_arrays(np.asarray(rows, np.int64), np.asarray(features, np.int64))
     shape = rows.shape
     rows, features = rows.reshape(-1), features.reshape(-1)
