@@ -231,6 +231,10 @@ def main():
                     for train in trains * 2:
                         sess.run(train)
                     report("sparse/" + mode, [sess.run(serialized), sess.run(probs)])
+    with case("pruned_hoeffding"):
+        grow("pruned_hoeffding", hparams(num_trees=1, split_after_samples=12, split_pruning_name="hoeffding",
+                                         prune_every_samples=3, num_splits_to_consider=10, dominate_fraction=0.9,
+                                         max_nodes=9), Y3, steps=3)
     with case("collated"):
         grow("collated", hparams(num_trees=2, collate_examples=True), Y3, steps=3)
     with case("average_splits"):
