@@ -85,4 +85,7 @@ def reduce_slice_min(data, indices, axis, name=None):
   return _reduce_slice("min", data, indices, axis, name)
 
 
+# TF 1.15's internal path, bound as this package's `python` attribute (after the functions it re-exports exist)
+from tf1clip.contrib.reduce_slice_ops.python.ops import reduce_slice_ops as _internal_path  # pylint: disable=g-import-not-at-top,wrong-import-position
+
 __getattr__ = catalog.missing_attribute_hook("tf.contrib.reduce_slice_ops")
