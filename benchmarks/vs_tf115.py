@@ -55,6 +55,11 @@ PROGRAMS = {
                    False),
     "estimator": (os.path.join(LEGACY, "estimator_train.py"), ["--model_dir", "{out}", "--train_steps", "200"],
                   True),
+    # wave 3: TF 1.15's C++ kernels that tf1clip runs in NumPy (tf.contrib.tensor_forest, tf.estimator.BoostedTrees*)
+    "forest": (os.path.join(ROOT, "tests", "fixtures", "compare", "forest_train.py"),
+               ["--save_dir", "{out}", "--batches", "60"], False),
+    "boosted_trees": (os.path.join(ROOT, "tests", "fixtures", "compare", "boosted_trees_train.py"),
+                      ["--model_dir", "{out}", "--steps", "80"], False),
 }
 TARGET_STEP, TARGET_WALL, TARGET_STARTUP, TARGET_RSS = 1.0, 1.0, 1.5, 1.25
 

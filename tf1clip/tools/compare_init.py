@@ -63,7 +63,9 @@ def install(mode, values_path):
       for var_list, done in recorded.get(self.graph, ()):
         if original_run(self, done).all():
           state["done"] = True
-          got = original_run(self, [v.value() if hasattr(v, "value") else v for v in var_list])
+          # a finalized graph (an estimator's) takes no new read ops: fetch the variables themselves
+          got = original_run(self, [v if self.graph.finalized or not hasattr(v, "value") else v.value()
+                                    for v in var_list])
           np.savez(values_path, **{v.op.name: value for v, value in zip(var_list, got)})
           break
     return result
