@@ -1110,7 +1110,8 @@ UNSUPPORTED = {
     # successor in tf.feature_column.
     "tf.contrib.layers.feature_column": (
         "tf.compat.v1.feature_column (tf1clip serves the first feature-column API's constructors and helpers "
-        "on it; its column classes and DataFrameColumn, which needed contrib.learn's pandas dataframes, are gone)"),
+        "on it; its column classes are gone, and DataFrameColumn wrapped a contrib.learn dataframe Series, which "
+        "TF 1.15 no longer had: no TF 1.15 script could build one)"),
     "tf.contrib.learn": ("tf.estimator (served from tensorflow-estimator 2.15); tf1clip serves "
                          "contrib.learn's Estimator / SKCompat / canned DNN and linear estimators / "
                          "Experiment / learn_runner / RunConfig / monitors, io, heads, graph_actions and "
