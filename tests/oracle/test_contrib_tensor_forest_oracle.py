@@ -2,8 +2,10 @@
 tree's nodes, tests, thresholds and leaf counts or means, parsed from the serialized tree), predictions, variances,
 tree paths, sizes, feature importances, checkpoint keys and a restore, the input parsing (a dict of float / int /
 string columns, labels), the metric functions, `TensorForestEstimator` (contrib.learn: fit / evaluate / predict),
-`CoreTensorForestEstimator` (tf.estimator: train / evaluate / predict) and `MultiForestMultiHeadEstimator`, and the
-errors TF 1.15 gave.
+`CoreTensorForestEstimator` (tf.estimator: train / evaluate / predict) and `MultiForestMultiHeadEstimator`, the
+errors TF 1.15 gave; and the module tree as TF 1.15 exported it (every module, each alias under client / ops the same
+object as the name judged above, the data-spec classes' text serialization, the remaining proto messages' bytes, the
+hook that logs its ops at the end of a session).
 
 The trees are TF 1.15's exactly, random split candidates included: both sides draw them with TensorFlow's Philox
 from `base_random_seed` (+ the tree's index), and the leaves one batch finishes are split in the order of TF 1.15's
@@ -43,6 +45,25 @@ ORACLE_TESTED = (
     "tf.contrib.tensor_forest.data_ops.TensorForestDataSpec",
     "tf.contrib.tensor_forest.ops.data_ops.ParseDataTensorOrDict",
     "tf.contrib.tensor_forest.model_ops.tree_variable", "tf.contrib.tensor_forest.stats_ops.fertile_stats_variable",
+    # the module tree, the aliases of the names above (the same objects on both sides), the data-spec classes, the
+    # remaining proto messages and the end-of-session hook ("modules" / "aliases_same" / ... in the snippet)
+    *("tf.contrib.tensor_forest" + ("." + m if m else "") for m in (
+        "", "client", "client.eval_metrics", "client.random_forest", "data_ops", "eval_metrics", "model_ops", "ops",
+        "ops.data_ops", "ops.model_ops", "ops.stats_ops", "ops.tensor_forest_ops", "proto",
+        "proto.tensor_forest_params_pb2", "random_forest", "stats_ops", "tensor_forest", "tensor_forest_ops")),
+    *("tf.contrib.tensor_forest." + n for n in (
+        "client.random_forest.TensorForestRunOpAtEndHook", "random_forest.TensorForestRunOpAtEndHook",
+        "data_ops.DataColumn", "data_ops.DataColumnCollection", "ops.data_ops.DataColumn",
+        "ops.data_ops.DataColumnCollection", "ops.data_ops.CastToFloat", "ops.data_ops.GetColumnName",
+        "ops.data_ops.ParseLabelTensorOrDict", "ops.data_ops.TensorForestDataSpec", "model_ops.TreeVariable",
+        "model_ops.TreeVariableSavable", "ops.model_ops.TreeVariable", "ops.model_ops.TreeVariableSavable",
+        "ops.model_ops.tree_variable", "stats_ops.FertileStatsVariable", "stats_ops.FertileStatsVariableSavable",
+        "ops.stats_ops.FertileStatsVariable", "ops.stats_ops.FertileStatsVariableSavable",
+        "ops.stats_ops.fertile_stats_variable", "random_forest.CoreTensorForestEstimator",
+        "random_forest.ModelBuilderOutputType", "random_forest.MultiForestMultiHeadEstimator",
+        "random_forest.TensorForestLossHook", "random_forest.get_combined_model_fn", "random_forest.get_model_fn",
+        "proto.tensor_forest_params_pb2.ExponentialParam", "proto.tensor_forest_params_pb2.SplitFinishConfig",
+        "proto.tensor_forest_params_pb2.SplitPruningConfig", "proto.tensor_forest_params_pb2.ThresholdParam")),
     "tf.contrib.tensor_forest.tensor_forest_ops")
 
 SNIPPET = r'''
@@ -368,6 +389,87 @@ def main():
                              random_forest.ModelBuilderOutputType.ESTIMATOR_SPEC])
 
 main()
+# The module tree TF 1.15 exported (each a module on both sides), every alias the same
+# object as the name the cases above judge, the data-spec classes' serialization, the remaining proto messages' bytes
+# and the hook that runs ops at the end of a session.
+tfo = tf.contrib.tensor_forest
+MODULES = ("", "client", "client.eval_metrics", "client.random_forest", "data_ops", "eval_metrics", "model_ops", "ops",
+           "ops.data_ops", "ops.model_ops", "ops.stats_ops", "ops.tensor_forest_ops", "proto",
+           "proto.tensor_forest_params_pb2", "random_forest", "stats_ops", "tensor_forest", "tensor_forest_ops")
+
+def module_of(dotted):
+    # as the inventory names them: an attribute of the package (data_ops, leaked by its imports), or a subpackage
+    # a script imports (client, ops, proto: TF 1.15 bound them only once imported)
+    node, path = __import__("tensorflow.contrib.tensor_forest", fromlist=["__name__"]), "tensorflow.contrib.tensor_forest"
+    for part in filter(None, dotted.split(".")):
+        path += "." + part
+        node = getattr(node, part) if hasattr(node, part) else __import__(path, fromlist=["__name__"])
+    return node
+
+import types
+report("modules", {m: isinstance(module_of(m), types.ModuleType) for m in MODULES})
+ALIASES = (("client.random_forest", "random_forest"), ("client.eval_metrics", "eval_metrics"),
+           ("ops.data_ops", "data_ops"), ("ops.model_ops", "model_ops"), ("ops.stats_ops", "stats_ops"),
+           ("ops.tensor_forest_ops", "tensor_forest_ops"))
+same = {}
+for left, right in ALIASES:
+    for name in dir(module_of(left)):
+        if not name.startswith("_") and hasattr(module_of(right), name) and not type(getattr(module_of(left), name)).__name__ == "module":
+            same[left + "." + name] = getattr(module_of(left), name) is getattr(module_of(right), name)
+report("aliases_same", sorted(k for k, v in same.items() if v and k.split(".")[-1] in (
+    "CastToFloat DataColumn DataColumnCollection GetColumnName ParseDataTensorOrDict ParseLabelTensorOrDict "
+    "TensorForestDataSpec TreeVariable TreeVariableSavable tree_variable FertileStatsVariable "
+    "FertileStatsVariableSavable fertile_stats_variable CoreTensorForestEstimator ModelBuilderOutputType "
+    "MultiForestMultiHeadEstimator TensorForestLossHook TensorForestRunOpAtEndHook TensorForestEstimator "
+    "get_combined_model_fn get_model_fn get_metric get_prediction_key").split()))
+spec = tfo.data_ops.TensorForestDataSpec()
+column = spec.dense.add()
+column.name, column.original_type, column.size = "x", 1, 3
+sparse = spec.sparse.add()
+sparse.name, sparse.original_type, sparse.size = "ids", 2, 1
+spec.dense_features_size = 3
+lone = tfo.data_ops.DataColumn()
+lone.name = "z"
+collection = tfo.data_ops.DataColumnCollection()
+collection.add().name = "y"
+report("data_spec", [spec.SerializeToString(), collection.SerializeToString(), collection.size(),
+                     type(spec.dense).__name__, lone.SerializeToString()])
+pb = module_of("proto.tensor_forest_params_pb2")
+params_pb = pb.TensorForestParams()
+params_pb.finish_type.type = pb.SPLIT_FINISH_DOMINATE_HOEFFDING
+params_pb.finish_type.check_every_steps.constant_value = 5
+params_pb.pruning_type.type = pb.SPLIT_PRUNE_HOEFFDING
+params_pb.pruning_type.prune_every_samples.exponential.bias = 2.0
+params_pb.pruning_type.prune_every_samples.exponential.base = 3.0
+params_pb.pruning_type.prune_every_samples.exponential.multiplier = 0.5
+params_pb.pruning_type.prune_every_samples.exponential.depth_multiplier = 4.0
+params_pb.split_after_samples.threshold.on_value = 7.0
+params_pb.split_after_samples.threshold.off_value = 1.0
+params_pb.split_after_samples.threshold.threshold = 0.25
+report("params_bytes", [params_pb.SerializeToString(), pb.SplitFinishConfig(type=1).SerializeToString(),
+                        pb.SplitPruningConfig(type=2).SerializeToString(),
+                        pb.ThresholdParam(on_value=1.0).SerializeToString(),
+                        pb.ExponentialParam(base=2.0).SerializeToString()])
+import logging
+ended = []
+
+class Lines(logging.Handler):
+    def emit(self, record):
+        ended.append(record.getMessage())
+
+lines = Lines()
+logging.getLogger("tensorflow").addHandler(lines)
+tf.logging.set_verbosity(tf.logging.INFO)
+try:
+    with tf.Graph().as_default():
+        counter = tf.Variable(3.0)
+        hook = module_of("client.random_forest").TensorForestRunOpAtEndHook({"b": counter * 2.0, "a": counter + 1.0})
+        with tf.train.MonitoredSession(hooks=[hook]) as session:
+            session.run(counter)
+finally:
+    tf.logging.set_verbosity(tf.logging.ERROR)
+    logging.getLogger("tensorflow").removeHandler(lines)
+report("run_op_at_end", [line for line in ended if line.startswith(("a:", "b:"))])
 '''
 
 RESTORE = r'''
