@@ -85,3 +85,12 @@ def test_coverage_page_is_current(survey):
     page = f.read()
   expected = api_coverage.table(survey, api_coverage.oracle_tested())
   assert expected in page, "docs/api-coverage.md is stale: python -m tf1clip.tools.api_coverage --write docs/api-coverage.md"
+
+
+def test_a_module_is_judged_with_a_name_directly_in_it():
+  records = [{"name": "tf.contrib.a", "kind": "module", "status": "served"},
+             {"name": "tf.contrib.a.b", "kind": "module", "status": "served"},
+             {"name": "tf.contrib.c", "kind": "module", "status": "clear error"},
+             {"name": "tf.contrib.d", "kind": "module", "status": "served"}]
+  tested = {"tf.contrib.a.b.f", "tf.contrib.c.g", "tf.contrib.d"}
+  assert api_coverage.judged(records, tested) == tested | {"tf.contrib.a.b"}
