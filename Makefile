@@ -46,7 +46,7 @@ demo: $(STAMP)
 	@echo "  build/report      tf1clip report's figures of the char-rnn run's gradient norm (*.png)"
 
 test: $(STAMP) oracle-if-available
-	$(PY) -m pytest -n 2 -q tests
+	$(PY) -m pytest -n 2 --dist worksteal -q tests
 
 oracle: $(ORACLE_STAMP)
 

@@ -15,6 +15,7 @@ ORACLE_TESTED = ("tf.contrib.image.single_image_random_dot_stereograms",)
 
 SNIPPET = r'''
 import ctypes
+import hashlib
 import ctypes.util
 import numpy as np
 import tensorflow as tf
@@ -48,7 +49,8 @@ with tf.Session() as sess:
     for key, _, _ in CASES:
         image = sess.run(ops[key])
         report(key + "/shape", list(image.shape))
-        report(key + "/image", image)
+        # the 1024 x 768 default by its digest (byte-equal iff equal; it kept the batch's records 3 MB a side)
+        report(key + "/image", hashlib.sha256(image.tobytes()).hexdigest() if key == "default" else image)
 # TF 1.15 was lax: a rank-3 depth is read as its first rows x columns values, an int attribute is int()'d
 lax = {"rank3": sirds(np.stack([steps, 1.0 - steps, steps]).transpose(1, 2, 0), output_image_shape=[90, 60, 1],
                       output_data_window=[80, 40]),
