@@ -94,3 +94,32 @@ def test_a_module_is_judged_with_a_name_directly_in_it():
              {"name": "tf.contrib.d", "kind": "module", "status": "served"}]
   tested = {"tf.contrib.a.b.f", "tf.contrib.c.g", "tf.contrib.d"}
   assert api_coverage.judged(records, tested) == tested | {"tf.contrib.a.b"}
+
+
+def test_a_name_is_judged_with_the_tested_name_tf115_and_tf1clip_both_serve_as_that_object():
+  records = [{"name": "tf.contrib.m", "kind": "module", "status": "served", "same_object": None},
+             {"name": "tf.contrib.m.f", "kind": "function", "status": "served", "same_object": "tf.contrib.m.f"},
+             {"name": "tf.contrib.s", "kind": "module", "status": "served", "same_object": None},
+             {"name": "tf.contrib.s.m", "kind": "module", "status": "served", "same_object": None},
+             {"name": "tf.contrib.s.m.f", "kind": "function", "status": "served", "same_object": "tf.contrib.m.f"},
+             # TF 1.15 served it as the same object too, tf1clip serves another one: not judged
+             {"name": "tf.contrib.t.f", "kind": "function", "status": "served", "same_object": "tf.contrib.t.f"}]
+  assert api_coverage.judged(records, {"tf.contrib.m.f"}) == {
+      "tf.contrib.m.f", "tf.contrib.m", "tf.contrib.s.m.f", "tf.contrib.s.m"}
+
+
+def test_same_object_needs_the_very_same_served_object():
+  f, g = object(), object()
+  served = {"tf.contrib.a.f": f, "tf.contrib.b.f": f, "tf.contrib.c.f": g}
+  group_of = dict.fromkeys(served, "tf.contrib.a.f")
+  assert api_coverage.same_object("tf.contrib.b.f", served, group_of) == "tf.contrib.a.f"
+  assert api_coverage.same_object("tf.contrib.c.f", served, group_of) == "tf.contrib.c.f"
+  assert api_coverage.same_object("tf.contrib.d.f", served, group_of) is None
+
+
+def test_the_inventory_records_which_names_tf115_served_as_one_object():
+  groups = tf115.same_object_groups()
+  assert {"tf.contrib.metrics.streaming_auc", "tf.contrib.slim.metrics.streaming_auc"} <= set(
+      groups["tf.contrib.metrics.streaming_auc"])
+  assert tf115.entries()["tf.contrib.slim.metrics.streaming_auc"].same_as == "tf.contrib.metrics.streaming_auc"
+  assert not any(tf115.kind_of(n) == "constant" for g in groups.values() for n in g)

@@ -5,7 +5,8 @@ contrib.catalog, read without importing TensorFlow by the catalog's tests, `tf1c
 had versus a name no TensorFlow had), tools.api_coverage (docs/api-coverage.md) and the oracle tests.
 
 api.tsv is written by tf115/generate.py inside the oracle environment (`make inventory`): one line a name,
-`name<TAB>kind<TAB>signature`, kind in module / class / function / constant / import-error. deprecations.tsv,
+`name<TAB>kind<TAB>signature[<TAB>same_as]`, kind in module / class / function / constant / import-error,
+same_as (where present) the first name in sorted order that was the very same object in TF 1.15. deprecations.tsv,
 written beside it (`generate.py --deprecations`), is what TF 1.15 printed deprecation warnings for.
 """
 
@@ -16,7 +17,7 @@ import os
 API_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "api.tsv")
 DEPRECATIONS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "deprecations.tsv")
 
-Entry = collections.namedtuple("Entry", "name kind signature")
+Entry = collections.namedtuple("Entry", "name kind signature same_as")
 
 
 @functools.lru_cache(maxsize=None)
@@ -27,9 +28,18 @@ def entries():
     for line in f:
       if line.startswith("#") or not line.strip():
         continue
-      name, kind, sig = (line.rstrip("\n").split("\t") + ["", ""])[:3]
-      found[name] = Entry(name, kind, sig)
+      name, kind, sig, same_as = (line.rstrip("\n").split("\t") + ["", "", ""])[:4]
+      found[name] = Entry(name, kind, sig, same_as)
   return found
+
+
+def same_object_groups():
+  """{first name: [names]} for the objects TF 1.15 served under more than one inventory name (api.tsv's same_as)."""
+  groups = collections.defaultdict(list)
+  for entry in entries().values():
+    if entry.same_as:
+      groups[entry.same_as].append(entry.name)
+  return {first: [first] + names for first, names in groups.items()}
 
 
 def has(name):

@@ -5,8 +5,11 @@
 
 Walks `tf.*` (every v1 submodule of TF 1.15's generated API, tf.estimator included; tf.compat.v1 and
 tf.compat.v2 are left out as copies of the rest) and every `tf.contrib.<module>` with its public
-submodules, and prints one line a name: `name<TAB>kind<TAB>signature`, sorted. kind is module, class,
-function or constant; signature is tf115/signature.py's form for classes and functions ("" otherwise).
+submodules, and prints one line a name: `name<TAB>kind<TAB>signature<TAB>same_as`, sorted. kind is module, class,
+function or constant; signature is tf115/signature.py's form for classes and functions ("" otherwise);
+same_as, for a module, class or function that TF 1.15 served under more than one inventory name (the same
+object: `tf.contrib.slim.metrics.streaming_auc` is `tf.contrib.metrics.streaming_auc`), is the first of those
+names in sorted order (the column is left out on the first name itself and on every other line).
 A contrib module that fails to import in TF 1.15 itself gets one line of kind `import-error`.
 
 What counts as public, for contrib (TF 1.15 has no generated API there): the non-underscore attributes of
@@ -250,6 +253,23 @@ def deprecation_rows(rows):
   return sorted(out)
 
 
+def same_as_column(tf, rows):
+  """rows, with a fourth column where an earlier (sorted) inventory name is the same object: that name."""
+  first = {}
+  keep = []  # the objects, so that no id is reused while the table is built
+  named = {}
+  for dotted in sorted({row[0] for row in rows if row[1] in ("module", "class", "function")}):
+    obj = tf
+    try:
+      for part in dotted.split(".")[1:]:
+        obj = getattr(obj, part)
+    except Exception:  # pylint: disable=broad-except
+      continue
+    keep.append(obj)
+    named[dotted] = first.setdefault(id(obj), dotted)
+  return [row + (named[row[0]],) if named.get(row[0], row[0]) != row[0] else row for row in rows]
+
+
 def main():
   os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
   warnings.filterwarnings("ignore")
@@ -266,8 +286,9 @@ def main():
     for row in deprecation_rows(rows):
       out.write("\t".join(row) + "\n")
     return
-  out.write("# TensorFlow %s public API (tf1clip/tf115/generate.py): name\tkind\tsignature\n" % tf.__version__)
-  for row in sorted(set(rows)):
+  out.write("# TensorFlow %s public API (tf1clip/tf115/generate.py): name\tkind\tsignature\tsame_as\n"
+            % tf.__version__)
+  for row in same_as_column(tf, sorted(set(rows))):
     out.write("\t".join(row).replace("\n", " ") + "\n")
 
 

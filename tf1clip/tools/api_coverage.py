@@ -76,10 +76,13 @@ def resolve(tf, name):
 
 
 def survey(names=None):
-  """One record a name: {"name", "group", "kind", "status", "signature_equal", "served_signature", "error"}."""
+  """One record a name: {"name", "group", "kind", "status", "signature_equal", "served_signature", "error",
+  "same_object"}."""
   import tf1clip.compat.v1 as tf  # pylint: disable=import-outside-toplevel
   inventory = tf115.entries()
+  group_of = {n: first for first, group in tf115.same_object_groups().items() for n in group}
   records = []
+  served = {}  # name -> object, for the names TF 1.15 served as one object under several names
   for name in names or inventory:
     entry = inventory[name]
     record = {"name": name, "group": tf115.group_of(name), "kind": entry.kind, "status": None,
@@ -91,26 +94,50 @@ def survey(names=None):
       continue
     status, found = resolve(tf, name)
     record["status"] = status
+    if status == "served" and name in group_of:
+      served[name] = found
     if status != "served":
       record["error"] = found
     elif entry.kind in ("class", "function") and entry.signature not in UNREADABLE and callable(found):
-      served = signature.text(found)
-      record["served_signature"] = served
-      record["signature_equal"] = served == entry.signature
-      record["signature_compatible"] = signature.compatible(entry.signature, served)
+      served_sig = signature.text(found)
+      record["served_signature"] = served_sig
+      record["signature_equal"] = served_sig == entry.signature
+      record["signature_compatible"] = signature.compatible(entry.signature, served_sig)
     records.append(record)
+  for record in records:
+    record["same_object"] = same_object(record["name"], served, group_of)
   return records
 
 
+def same_object(name, served, group_of):
+  """The first name of `name`'s TF 1.15 same-object group whose served object is `name`'s too, or None.
+
+  TF 1.15 served `tf.contrib.slim.metrics.streaming_auc` and `tf.contrib.metrics.streaming_auc` as one function
+  (api.tsv's same_as); when tf1clip serves one object under both names as well, a test of one judges the other.
+  """
+  if name not in served:
+    return None
+  return min(n for n in served if group_of.get(n) == group_of[name] and served[n] is served[name])
+
+
 def judged(records, tested):
-  """`tested` (the declared names) and the served modules a declared name is directly in.
+  """`tested` (the declared names), the served modules a declared name is directly in, and the judged names' aliases.
 
   A module has no behaviour of its own: a test that runs `tf.contrib.batching.batch_function` on both sides reaches
-  it through `tf.contrib.batching`, so the module counts as judged with it.
+  it through `tf.contrib.batching`, so the module counts as judged with it. A name that TF 1.15 served as the same
+  object as a judged name, and that tf1clip serves as that same object too (the record's `same_object`), is
+  judged with it: `tf.contrib.slim.metrics.streaming_auc` is `tf.contrib.metrics.streaming_auc` on both sides.
   """
-  parents = {name.rsplit(".", 1)[0] for name in tested}
-  return set(tested) | {r["name"] for r in records
-                        if r["kind"] == "module" and r["status"] == "served" and r["name"] in parents}
+  modules = {r["name"] for r in records if r.get("kind") == "module" and r["status"] == "served"}
+  every, through_a_name = set(tested), set()
+  while True:  # until nothing more is judged: an alias's module, that module's aliases, ...
+    objects = {r["same_object"] for r in records if r.get("same_object") and r["name"] in every}
+    aliases = {r["name"] for r in records if r.get("same_object") in objects}
+    parents = modules & {name.rsplit(".", 1)[0] for name in every - through_a_name}
+    if aliases | parents <= every:
+      return every
+    every |= aliases | parents
+    through_a_name |= parents - aliases - set(tested)
 
 
 def table(records, tested):
@@ -170,7 +197,9 @@ edit by hand.
   add parameters with defaults, so every TF 1.15 call binds the same way (`tf115.signature.compatible`).
 - **oracle-tested**: a test in `tests/oracle/` runs it on TF 1.15 and under tf1clip and compares values,
   variable names or errors; a module counts when a name directly in it does (the test reaches it through the
-  module).
+  module); a name counts when TF 1.15 served it as the very same object as a judged name (the inventory's
+  same_as column, written by TF 1.15) and tf1clip serves that same object under both names too
+  (`tf.contrib.slim.metrics.streaming_auc` is `tf.contrib.metrics.streaming_auc` on both sides).
 - **clear error**: it raises tf1clip's `ContribNotProvidedError` naming the symbol and what to use instead
   (`tf1clip check` reports it before the run).
 - **missing**: anything else: a gap.
