@@ -3,9 +3,11 @@
 Place in the data flow (DESIGN.md): tf.raw_ops.CudnnRNNV3 / CudnnRNNCanonicalToParams / CudnnRNNParamsToCanonical
 (GPU kernels) and canonical (the formats) <- contrib.cudnn_rnn (this module) <- compat <- cli.
 
-They run only where cuDNN does: constructing one on a machine without a GPU raises
-CudnnNotAvailableError naming the CPU cells (CudnnCompatibleLSTMCell / CudnnCompatibleGRUCell) that
-compute the same thing and read the same checkpoint. On a GPU a layer holds one opaque variable
+They run only where cuDNN does. As in TF 1.15, a layer constructs and builds its graph on a machine
+without a GPU too (the opaque variable, its saveable, the CudnnRNN op); running it there fails with
+TensorFlow's InvalidArgumentError (no CPU kernel), and building one logs a warning naming the CPU cells
+(CudnnCompatibleLSTMCell / CudnnCompatibleGRUCell) that compute the same thing and read the same
+checkpoint. A layer holds one opaque variable
 `<layer scope>/opaque_kernel` and registers a saveable (as TF 1.15's CudnnLSTMSaveable did) that
 writes the TF canonical weights under the names of the compatible cells
 (canonical.canonical_variable_names), so a checkpoint it writes restores into the CPU cells, and
@@ -22,7 +24,7 @@ V1 = tf.compat.v1
 
 
 class CudnnNotAvailableError(RuntimeError):
-  """A cuDNN layer was constructed where TensorFlow sees no GPU."""
+  """Kept for code that catches it; the layers no longer raise it (TF 1.15 built them on CPU too)."""
 
 
 _CPU_ALTERNATIVE = {
@@ -33,15 +35,15 @@ _CPU_ALTERNATIVE = {
 }
 
 
-def _check_gpu(layer_name, rnn_mode):
+def _warn_without_gpu(layer_name, rnn_mode):
   if tf.config.list_physical_devices("GPU"):
     return
-  raise CudnnNotAvailableError(
-      "tf.contrib.cudnn_rnn.%s runs on cuDNN, but tf.config.list_physical_devices('GPU') is empty. "
-      "On CPU build the same network from %s: a tf.contrib.rnn.MultiRNNCell of them in "
-      "tf.nn.dynamic_rnn(time_major=True) under the layer's scope (stack_bidirectional_dynamic_rnn "
-      "for direction='bidirectional'); a checkpoint written by %s restores into it and back."
-      % (layer_name, _CPU_ALTERNATIVE[rnn_mode], layer_name))
+  V1.logging.warning(
+      "tf.contrib.cudnn_rnn.%s runs on cuDNN, but tf.config.list_physical_devices('GPU') is empty: its graph "
+      "builds, running it fails (no CPU kernel), as on TF 1.15. On CPU build the same network from %s: a "
+      "tf.contrib.rnn.MultiRNNCell of them in tf.nn.dynamic_rnn(time_major=True) under the layer's scope "
+      "(stack_bidirectional_dynamic_rnn for direction='bidirectional'); a checkpoint written by %s restores into "
+      "it and back." % (layer_name, _CPU_ALTERNATIVE[rnn_mode], layer_name))
 
 
 class _CudnnSaveable(saveable_object.SaveableObject):
@@ -100,61 +102,105 @@ class _CudnnRNN(base_layer.Layer):
       input_mode: "linear_input" (the only mode the canonical conversion supports).
       direction: "unidirectional" or "bidirectional".
       dropout: dropout between layers (training only).
-      seed: the dropout's seed.
+      seed: the op seed of the dropout and of the default kernel initializer.
       dtype: float16, float32 or float64.
-      kernel_initializer: initializer of each canonical weight matrix (default glorot uniform).
-      bias_initializer: initializer of each canonical bias (default zeros).
+      kernel_initializer: initializer of each cuDNN canonical weight matrix (default glorot uniform).
+      bias_initializer: initializer of each cuDNN canonical bias (default zeros).
       name: the layer's scope name (default: the class name in snake case, e.g. "cudnn_lstm").
 
     Raises:
-      CudnnNotAvailableError: TensorFlow sees no GPU.
-      ValueError: an unknown direction or input_mode.
+      ValueError: an unknown direction or input_mode, or a dtype that is not a float.
     """
-    _check_gpu(type(self).__name__, self._rnn_mode)
+    super().__init__(dtype=dtype, name=name)
+    if direction not in (canonical.CUDNN_RNN_UNIDIRECTION, canonical.CUDNN_RNN_BIDIRECTION):
+      raise ValueError("Invalid direction: %s, expecting %s or %s"
+                       % (direction, canonical.CUDNN_RNN_UNIDIRECTION, canonical.CUDNN_RNN_BIDIRECTION))
     if input_mode != canonical.CUDNN_INPUT_LINEAR_MODE:
       raise ValueError("%s supports input_mode=%r only; got %r"
                        % (type(self).__name__, canonical.CUDNN_INPUT_LINEAR_MODE, input_mode))
-    if direction not in (canonical.CUDNN_RNN_UNIDIRECTION, canonical.CUDNN_RNN_BIDIRECTION):
-      raise ValueError("direction must be 'unidirectional' or 'bidirectional'; got %r" % direction)
-    super().__init__(dtype=dtype, name=name)
-    self.num_layers = num_layers
-    self.num_units = num_units
-    self.input_mode = input_mode
-    self.direction = direction
+    if tf.as_dtype(dtype) not in (tf.float16, tf.float32, tf.float64):
+      raise ValueError("Only support float16, float32, float64, provided %s" % dtype)
+    self._plain_dtype = tf.as_dtype(dtype)
+    self._num_layers = num_layers
+    self._num_units = num_units
+    self._input_mode = input_mode
+    self._direction = direction
     self.dropout = dropout
     self._seed = seed
     self._kernel_initializer = kernel_initializer
     self._bias_initializer = bias_initializer
     self._num_pseudo = num_layers * canonical.num_dirs(direction)
+    self._input_size = None
+    self._saveable = None
     self.kernel = None
+
+  num_layers = property(lambda self: self._num_layers)
+  num_units = property(lambda self: self._num_units)
+  input_mode = property(lambda self: self._input_mode)
+  rnn_mode = property(lambda self: self._rnn_mode, doc="`lstm`, `gru`, `rnn_relu` or `rnn_tanh`.")
+  direction = property(lambda self: self._direction)
+  num_dirs = property(lambda self: canonical.num_dirs(self._direction))
+  saveable = property(lambda self: self._saveable, doc="The checkpoint saveable (after build).")
+
+  @property
+  def input_size(self):
+    if not self._input_size:
+      raise ValueError("'input_size' is unknown since layer has not been built.")
+    return self._input_size
+
+  @property
+  def canonical_weight_shapes(self):
+    """Shapes of the cuDNN canonical weights: per layer (and direction) the input then the recurrent ones."""
+    if not self._input_size:
+      raise RuntimeError("%s.canonical_weight_shapes invoked before input shape is known" % type(self).__name__)
+    half = canonical.PARAMS_PER_LAYER[self._rnn_mode] // 2
+    shapes = []
+    for width in canonical.pseudo_layer_input_sizes(self._num_layers, self._num_units, self._input_size,
+                                                    self._direction):
+      shapes += [(self._num_units, width)] * half + [(self._num_units, self._num_units)] * half
+    return shapes
+
+  @property
+  def canonical_bias_shapes(self):
+    """Shapes of the cuDNN canonical biases."""
+    return [[self._num_units]] * (self._num_pseudo * canonical.PARAMS_PER_LAYER[self._rnn_mode])
+
+  def state_shape(self, batch_size):
+    """[num_layers * num_dirs, batch_size, num_units], twice (h, c) for LSTM, once (h,) otherwise."""
+    shape = [self._num_pseudo, batch_size, self._num_units]
+    return (shape, list(shape)) if self._rnn_mode == canonical.CUDNN_LSTM else (shape,)
 
   @property
   def scope_name_for_checkpoint(self):
     return self._scope.name if self._scope is not None else self.name
 
   def build(self, input_shape):
-    input_size = tf.compat.dimension_value(tf.TensorShape(input_shape)[-1])
+    if self.built:
+      return
+    input_shape = tf.TensorShape(input_shape)
+    if input_shape.ndims != 3:
+      raise ValueError("Expecting input_shape with 3 dims, got %s" % input_shape.ndims)
+    input_size = tf.compat.dimension_value(input_shape[-1])
     if input_size is None:
-      raise ValueError("%s needs the inputs' last dimension to be known; got shape %s"
-                       % (type(self).__name__, input_shape))
-    kernel_init = self._kernel_initializer or V1.glorot_uniform_initializer()
-    bias_init = self._bias_initializer or V1.zeros_initializer()
-    half = canonical.PARAMS_PER_LAYER[self._rnn_mode] // 2
-    weights, biases = [], []
-    for width in canonical.pseudo_layer_input_sizes(self.num_layers, self.num_units, input_size,
-                                                    self.direction):
-      weights += [kernel_init([self.num_units, width], dtype=self.dtype) for _ in range(half)]
-      weights += [kernel_init([self.num_units, self.num_units], dtype=self.dtype)
-                  for _ in range(half)]
-      biases += [bias_init([self.num_units], dtype=self.dtype) for _ in range(2 * half)]
+      raise ValueError("The last dimension of the inputs to `CudnnRNN` should be defined. Found `None`.")
+    _warn_without_gpu(type(self).__name__, self._rnn_mode)
+    self._input_size = input_size
+    if self._kernel_initializer is None:
+      self._kernel_initializer = V1.glorot_uniform_initializer(seed=self._seed, dtype=self._plain_dtype)
+    if self._bias_initializer is None:
+      self._bias_initializer = V1.constant_initializer(0.0, dtype=self._plain_dtype)
+    weights = [self._kernel_initializer(shape, dtype=self._plain_dtype) for shape in self.canonical_weight_shapes]
+    biases = [self._bias_initializer(shape, dtype=self._plain_dtype) for shape in self.canonical_bias_shapes]
+    seed, seed2 = V1.get_seed(self._seed)
     opaque_init = tf.raw_ops.CudnnRNNCanonicalToParams(
-        num_layers=self.num_layers, num_units=self.num_units, input_size=input_size,
-        weights=weights, biases=biases, rnn_mode=self._rnn_mode, input_mode=self.input_mode,
-        direction=self.direction)
-    self.kernel = V1.get_variable("opaque_kernel", dtype=self.dtype, initializer=opaque_init,
+        num_layers=self._num_layers, num_units=self._num_units, input_size=input_size,
+        weights=weights, biases=biases, rnn_mode=self._rnn_mode, input_mode=self._input_mode,
+        direction=self._direction, dropout=self.dropout, seed=seed or 0, seed2=seed2 or 0)
+    self.kernel = V1.get_variable("opaque_kernel", dtype=self._plain_dtype, initializer=opaque_init,
                                   validate_shape=False, trainable=True)
     self._trainable_weights.append(self.kernel)
-    V1.add_to_collection(V1.GraphKeys.SAVEABLE_OBJECTS, _CudnnSaveable(self, self.kernel, input_size))
+    self._saveable = _CudnnSaveable(self, self.kernel, input_size)
+    V1.add_to_collection(V1.GraphKeys.SAVEABLE_OBJECTS, self._saveable)
     self.built = True
 
   def call(self, inputs, initial_state=None, sequence_lengths=None, time_major=True, training=True):
@@ -169,23 +215,26 @@ class _CudnnRNN(base_layer.Layer):
 
     Returns:
       (outputs [time, batch, num_dirs * units], (h,) or (h, c) for LSTM).
+
+    Raises:
+      TypeError: initial_state is not a tuple.
     """
+    if initial_state is not None and not isinstance(initial_state, tuple):
+      raise TypeError("Invalid initial_state type: %s, expecting tuple." % initial_state)
     if not time_major:
       inputs = tf.transpose(inputs, [1, 0, 2])
     time_len, batch = tf.shape(inputs)[0], tf.shape(inputs)[1]
-    state_shape = tf.stack([self._num_pseudo, batch, self.num_units])
     if initial_state is None:
-      h = c = tf.zeros(state_shape, dtype=inputs.dtype)
-    else:
-      h = initial_state[0]
-      c = initial_state[1] if self._rnn_mode == canonical.CUDNN_LSTM else tf.zeros_like(h)
+      initial_state = tuple(tf.zeros(shape, dtype=inputs.dtype) for shape in self.state_shape(batch))
+    h = initial_state[0]
+    c = initial_state[1] if self._rnn_mode == canonical.CUDNN_LSTM else tf.zeros_like(h)
     if sequence_lengths is None:
       sequence_lengths = tf.fill([batch], time_len)
     seed, seed2 = V1.get_seed(self._seed)
     outputs, h, c, _, _ = tf.raw_ops.CudnnRNNV3(
         input=inputs, input_h=h, input_c=c, params=self.kernel,
         sequence_lengths=tf.cast(sequence_lengths, tf.int32), rnn_mode=self._rnn_mode,
-        input_mode=self.input_mode, direction=self.direction, dropout=self.dropout,
+        input_mode=self._input_mode, direction=self._direction, dropout=self.dropout,
         seed=seed or 0, seed2=seed2 or 0, is_training=training, time_major=True)
     if not time_major:
       outputs = tf.transpose(outputs, [1, 0, 2])

@@ -16,6 +16,8 @@ A fused cell runs a whole time-major sequence in one call:
                         (gates i, j, f, o as LSTMBlockCell), w_{i,f,o}_diag with use_peephole
 """
 
+import abc
+
 import tensorflow as tf
 from tf_keras.src.engine import input_spec
 from tf_keras.src.layers.rnn import legacy_cells
@@ -25,15 +27,16 @@ LSTMStateTuple = legacy_cells.LSTMStateTuple
 V1 = tf.compat.v1
 
 
-class FusedRNNCell:
+class FusedRNNCell(metaclass=abc.ABCMeta):
   """The interface of a fused RNN: `__call__(inputs, initial_state, dtype, sequence_length, scope)`.
 
   Subclasses implement `__call__`, returning (outputs, final_state) with outputs shaped like the
   inputs: a [time, batch, output] Tensor, or a list of [batch, output] Tensors for a list input.
   """
 
+  @abc.abstractmethod
   def __call__(self, inputs, initial_state=None, dtype=None, sequence_length=None, scope=None):
-    raise NotImplementedError("%s must implement __call__" % type(self).__name__)
+    """Runs the fused RNN (abstract, as in TF 1.15: FusedRNNCell() raises TypeError)."""
 
 
 class FusedRNNCellAdaptor(FusedRNNCell):
