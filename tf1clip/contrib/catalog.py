@@ -439,8 +439,9 @@ _serve("distributions", "tensorflow_probability:distributions", """
     Bernoulli Beta Categorical Dirichlet DirichletMultinomial Distribution Exponential Gamma Laplace
     Multinomial Normal StudentT Uniform kl_divergence RegisterKL ReparameterizationType
     FULLY_REPARAMETERIZED NOT_REPARAMETERIZED""")
+_serve("distributions", "tf1clip.contrib.distributions.autoregressive:", "Autoregressive")
 _serve("distributions", "tensorflow_probability:distributions", """
-    Autoregressive BatchReshape Binomial Cauchy Chi2 Deterministic VectorDeterministic
+    BatchReshape Binomial Cauchy Chi2 Deterministic VectorDeterministic
     ExpRelaxedOneHotCategorical Geometric Gumbel HalfNormal Independent InverseGamma Kumaraswamy
     Logistic Mixture MixtureSameFamily MultivariateNormalDiag MultivariateNormalDiagPlusLowRank
     MultivariateNormalFullCovariance MultivariateNormalTriL MultivariateNormalLinearOperator
@@ -474,10 +475,13 @@ _serve("distributions", "tf1clip.contrib.distributions.estimator:", "estimator_h
 SERVED["tf.contrib.distributions.bijectors"] = "tf1clip.contrib.distributions.bijectors:"
 _serve("distributions.bijectors", "tf1clip.contrib.distributions.bijectors:", """
     Affine AffineLinearOperator AffineScalar ConditionalBijector Gumbel Kumaraswamy Ordered ScaleTriL""")
+# ... and tfp's where tfp changed TF 1.15's math or construction, with TF 1.15's on top
+_serve("distributions.bijectors", "tf1clip.contrib.distributions.bijectors:", """
+    BatchNormalization FillTriangular MatrixInverseTriL SinhArcsinh SoftmaxCentered""")
 _serve("distributions.bijectors", "tensorflow_probability:bijectors", """
-    AbsoluteValue BatchNormalization Bijector Chain CholeskyOuterProduct Exp FillTriangular Identity
-    Inline Invert MaskedAutoregressiveFlow MatrixInverseTriL Permute PowerTransform RealNVP Reshape
-    Sigmoid SinhArcsinh SoftmaxCentered Softplus Softsign Square TransformDiagonal
+    AbsoluteValue Bijector Chain CholeskyOuterProduct Exp Identity
+    Inline Invert MaskedAutoregressiveFlow Permute PowerTransform RealNVP Reshape
+    Sigmoid Softplus Softsign Square TransformDiagonal
     masked_autoregressive_default_template masked_dense real_nvp_default_template""")
 # contrib.lookup: TF 1.15's contrib.lookup was lookup_ops; TF 2.21 still has every class and function but
 # four deprecated aliases (ours, in tf1clip.contrib.lookup).

@@ -12,6 +12,9 @@ under TF 1.15's name and construction) and `ConditionalBijector` (tfp's Bijector
 keywords themselves).
 """
 
+import importlib
+
+import numpy as np
 import tensorflow as tf
 import tensorflow_probability as tfp
 
@@ -358,6 +361,92 @@ class ScaleTriL(_B.Chain):
       diag_bijector = _B.Chain([AffineScalar(shift=diag_shift), diag_bijector])
     super().__init__([_B.TransformDiagonal(diag_bijector=diag_bijector), _B.FillTriangular()],
                      validate_args=validate_args, name=name)
+
+
+# TF 1.15's bijectors whose math or construction tfp changed: tfp's classes with TF 1.15's behaviour on top.
+class SinhArcsinh(_B.SinhArcsinh):
+  """Y = sinh((arcsinh(X) + skewness) * tailweight): TF 1.15's transform (tfp's multiplies it by 2 / sinh(arcsinh(2) *
+  tailweight), so that its value at 2 stays 2)."""
+
+  def __init__(self, skewness=None, tailweight=None, validate_args=False, name="SinhArcsinh"):
+    super().__init__(skewness=skewness, tailweight=tailweight, validate_args=validate_args, name=name)
+
+  def _skew_tail(self, dtype):
+    skewness = tf.zeros([], dtype) if self.skewness is None else tf.convert_to_tensor(self.skewness, dtype)
+    tailweight = tf.ones([], dtype) if self.tailweight is None else tf.convert_to_tensor(self.tailweight, dtype)
+    return skewness, tailweight
+
+  def _forward(self, x):
+    skewness, tailweight = self._skew_tail(x.dtype)
+    return tf.sinh((tf.asinh(x) + skewness) * tailweight)
+
+  def _inverse(self, y):
+    skewness, tailweight = self._skew_tail(y.dtype)
+    return tf.sinh(tf.asinh(y) / tailweight - skewness)
+
+  def _inverse_log_det_jacobian(self, y):
+    skewness, tailweight = self._skew_tail(y.dtype)
+    return (tf.math.log(tf.cosh(tf.asinh(y) / tailweight - skewness) / _sqrtx2p1(y)) -
+            tf.math.log(tailweight))
+
+  def _forward_log_det_jacobian(self, x):
+    skewness, tailweight = self._skew_tail(x.dtype)
+    return (tf.math.log(tf.cosh((tf.asinh(x) + skewness) * tailweight) / _sqrtx2p1(x)) +
+            tf.math.log(tailweight))
+
+
+def _sqrtx2p1(x):
+  """sqrt(1 + x**2), stable for large x (TF 1.15's)."""
+  return tf.where(tf.abs(x) * np.sqrt(np.finfo(x.dtype.as_numpy_dtype).eps) <= 1.,
+                  tf.sqrt(x ** 2. + 1.), tf.abs(x) * tf.sqrt(1. + 1. / x ** 2.))
+
+
+class SoftmaxCentered(_B.SoftmaxCentered):
+  """tfp's SoftmaxCentered with TF 1.15's log-det-Jacobians: the density of the first n coordinates of the
+  simplex (tfp's measures the simplex itself, 0.5 * log(n + 1) apart)."""
+
+  def __init__(self, validate_args=False, name="softmax_centered"):
+    super().__init__(validate_args=validate_args, name=name)
+
+  def _inverse_log_det_jacobian(self, y):
+    return -tf.reduce_sum(tf.math.log(y), axis=-1)
+
+  def _forward_log_det_jacobian(self, x):
+    log_normalization = tf.nn.softplus(tf.reduce_logsumexp(x, axis=-1, keepdims=True))
+    return tf.squeeze(-log_normalization + tf.reduce_sum(x - log_normalization, axis=-1, keepdims=True), axis=-1)
+
+
+class MatrixInverseTriL(_B.MatrixInverseTriL):
+  """tfp's MatrixInverseTriL with TF 1.15's forward log-det-Jacobian, -2 n sum(log|diag(x)|) (tfp's is
+  -(n + 1) sum(log|diag(x)|))."""
+
+  def __init__(self, validate_args=False, name="matrix_inverse_tril"):
+    super().__init__(validate_args=validate_args, name=name)
+
+  def _forward_log_det_jacobian(self, x):
+    with tf.control_dependencies(self._assertions(x)):
+      return (-2. * tf.cast(tf.shape(x)[-1], x.dtype.base_dtype) *
+              tf.reduce_sum(tf.math.log(tf.abs(tf.linalg.diag_part(x))), axis=-1))
+
+
+class FillTriangular(_B.FillTriangular):
+  """tfp's FillTriangular; like TF 1.15's, it does not call its (zero) Jacobian constant."""
+
+  def __init__(self, upper=False, validate_args=False, name="fill_triangular"):
+    super().__init__(upper=upper, validate_args=validate_args, name=name)
+    self._is_constant_jacobian = False
+
+
+class BatchNormalization(_B.BatchNormalization):
+  """tfp's BatchNormalization bijector on TF 1.15's default layer: a `tf.layers.BatchNormalization` (variables
+  `batch_normalization/gamma`, ... as TF 1.15 named them; tfp's Keras layer puts them below the bijector's
+  `forward` / `inverse` name scope) with gamma kept positive (relu + 1e-6)."""
+
+  def __init__(self, batchnorm_layer=None, training=True, validate_args=False, name="batch_normalization"):
+    if batchnorm_layer is None:
+      layers = importlib.import_module("tf_keras.api._v1.keras.__internal__.legacy.layers")
+      batchnorm_layer = layers.BatchNormalization(gamma_constraint=lambda x: tf.nn.relu(x) + 1e-6)
+    super().__init__(batchnorm_layer=batchnorm_layer, training=training, validate_args=validate_args, name=name)
 
 
 __getattr__ = catalog.missing_attribute_hook(
