@@ -129,20 +129,36 @@ def bucket(tensors, which_bucket, batch_size, num_buckets, num_threads=1, capaci
       if keep_input.get_shape().ndims != 0:
         raise ValueError("keep_input must be a bool scalar; got shape %s" % keep_input.get_shape())
       maybe_enqueue = tf.compat.v1.cond(keep_input, enqueue_in_its_bucket, tf.no_op)
+    # TF 1.15's two queue runners: one enqueues each example into its bucket (closing every bucket queue
+    # when the input ends), one moves full batches to the top queue (closing it when every bucket is
+    # closed and drained), so the last batches of a finite input still come out.
+    dequeue = (lambda q: q.dequeue_up_to) if allow_smaller_final_batch else (lambda q: q.dequeue_many)
+    enqueues_to_top = []
     for i, (q, size) in enumerate(zip(bucket_queues, batch_sizes)):
-      dequeue = q.dequeue_up_to if allow_smaller_final_batch else q.dequeue_many
-      batch = dequeue(size, name="read_bucket_%d" % i)
-      to_top = top_queue.enqueue([tf.constant(i)] + list(batch), name="enqueue_from_bucket_%d" % i)
-      tf.compat.v1.train.add_queue_runner(tf.compat.v1.train.QueueRunner(
-          q, [to_top], queue_closed_exception_types=(tf.errors.OutOfRangeError,
-                                                     tf.errors.CancelledError)))
+      batch = dequeue(q)(size, name="read_bucket_%d" % i)
+      if not isinstance(batch, (list, tuple)):  # one tensor per example: a bare tensor
+        batch = [batch]
+      enqueues_to_top.append(top_queue.enqueue([tf.constant(i)] + list(batch),
+                                               name="enqueue_from_bucket_%d" % i))
+    closed = (tf.errors.OutOfRangeError, tf.errors.CancelledError)
+    tf.compat.v1.train.add_queue_runner(tf.compat.v1.train.QueueRunner(
+        bucket_queues[0], enqueues_to_top, close_op=top_queue.close(),
+        cancel_op=top_queue.close(cancel_pending_enqueues=True), queue_closed_exception_types=closed))
     tf.compat.v1.train.add_queue_runner(tf.compat.v1.train.QueueRunner(
         top_queue, [maybe_enqueue] * num_threads,
-        queue_closed_exception_types=(tf.errors.OutOfRangeError, tf.errors.CancelledError)))
+        close_op=tf.group(*[q.close() for q in bucket_queues]),
+        cancel_op=tf.group(*[q.close(cancel_pending_enqueues=True) for q in bucket_queues]),
+        queue_closed_exception_types=closed))
+    # TF 1.15's summaries (each "bucket size" reports the top queue's size, as TF 1.15's did)
     for q in bucket_queues:
-      tf.compat.v1.summary.scalar("bucket/%s/size" % q.name, tf.cast(q.size(), tf.float32))
+      tf.compat.v1.summary.scalar("bucket/%s/size" % q.name, tf.cast(top_queue.size(), tf.float32))
+    tf.compat.v1.summary.scalar("bucket/%s/fraction_of_%d_full" % (top_queue.name, capacity),
+                                tf.cast(top_queue.size(), tf.float32) * (1. / capacity))
     dequeued = top_queue.dequeue(name="dequeue_top")
-    return dequeued[0], restore(dequeued[1:])
+    batched = dequeued[1:]
+    if isinstance(tensors, dict):
+      return dequeued[0], restore(batched)
+    return dequeued[0], batched[0] if len(batched) == 1 else batched  # TF 1.15: one tensor comes back bare
 
 
 def bucket_by_sequence_length(input_length, tensors, batch_size, bucket_boundaries, num_threads=1,
