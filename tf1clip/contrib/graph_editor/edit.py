@@ -52,7 +52,8 @@ def detach_inputs(sgv, control_inputs=False):
     control_inputs: also remove control inputs from outside.
 
   Returns:
-    (the view, with the placeholders as inputs; the list of placeholders).
+    (the view, the list of placeholders). A SubGraphView given is that view, changed in place (its inputs
+    are the placeholders), as in TF 1.15.
   """
   sgv = subgraph.make_view(sgv)
   with sgv.graph.as_default():
@@ -61,7 +62,7 @@ def detach_inputs(sgv, control_inputs=False):
   reroute.swap_inputs(sgv, input_placeholders)
   if control_inputs:
     detach_control_inputs(sgv)
-  return subgraph.make_view(sgv.ops), input_placeholders
+  return sgv, input_placeholders
 
 
 def detach_outputs(sgv, control_outputs=None):
@@ -81,7 +82,7 @@ def detach_outputs(sgv, control_outputs=None):
       [i for i, t in enumerate(consumers_sgv.inputs) if op_lists.contains(sgv_.outputs, t)])
   with sgv_.graph.as_default():
     output_placeholders = [naming.make_placeholder_from_tensor(t) for t in consumers_sgv.inputs]
-  reroute.reroute_ts(output_placeholders, consumers_sgv.inputs, can_modify=consumers_sgv.ops)
+  reroute.swap_outputs(sgv_, output_placeholders)
   if control_outputs is not None:
     detach_control_outputs(sgv_, control_outputs)
   return sgv_, output_placeholders
@@ -91,12 +92,12 @@ def detach(sgv, control_inputs=False, control_outputs=None, control_ios=None):
   """`detach_inputs` and `detach_outputs`.
 
   Returns:
-    (the view, input placeholders, output placeholders).
+    (`sgv` as given, input placeholders, output placeholders). A SubGraphView given is changed in place.
   """
   control_inputs, control_outputs = select.check_cios(control_inputs, control_outputs, control_ios)
   _, detached_inputs = detach_inputs(sgv, control_inputs)
   _, detached_outputs = detach_outputs(sgv, control_outputs)
-  return subgraph.make_view(sgv), detached_inputs, detached_outputs
+  return sgv, detached_inputs, detached_outputs
 
 
 def connect(sgv0, sgv1, disconnect_first=False):
@@ -107,7 +108,7 @@ def connect(sgv0, sgv1, disconnect_first=False):
     disconnect_first: detach `sgv0`'s outputs from their consumers first.
 
   Returns:
-    The view `sgv1`.
+    (sgv0, sgv1) as views; a SubGraphView given is changed in place (sgv1's inputs are sgv0's outputs).
   """
   sgv0 = subgraph.make_view(sgv0)
   sgv1 = subgraph.make_view(sgv1)
@@ -116,7 +117,7 @@ def connect(sgv0, sgv1, disconnect_first=False):
     detach_outputs(sgv0)
   sgv0_outputs = subgraph.SubGraphView(passthrough_ts=sgv0.outputs)
   reroute.reroute_inputs(sgv0_outputs, sgv1)
-  return sgv1
+  return sgv0, sgv1
 
 
 def bypass(sgv):
@@ -129,7 +130,6 @@ def bypass(sgv):
   """
   sgv = subgraph.make_view(sgv)
   sgv_inputs = list(sgv.inputs)
-  sgv_outputs = list(sgv.outputs)
   sgv, detached_inputs = detach_inputs(sgv)
-  reroute.reroute_ts(sgv_inputs, sgv_outputs)
+  reroute.reroute_ts(sgv_inputs, sgv.outputs)
   return sgv, detached_inputs

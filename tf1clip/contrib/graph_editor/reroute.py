@@ -107,16 +107,34 @@ def reroute_ts(ts0, ts1, can_modify=None, cannot_modify=None):
 
 
 def _reroute_sgv_remap(sgv0, sgv1, mode):
-  """After rerouting inputs, a passthrough output of one view follows the input it now reads."""
+  """After rerouting inputs, the views follow (in place, as TF 1.15's): a view whose ops now read the other's
+  inputs takes those inputs (and passthroughs), and a passthrough output follows the input it now is."""
+  op_lists.check_graphs(sgv0, sgv1)
+  sgv0_ = sgv0.copy()
+  sgv1_ = sgv1.copy()
+  # pylint: disable=protected-access
+  if mode == _SWAP:
+    sgv0_._input_ts, sgv1_._input_ts = sgv1_._input_ts, sgv0_._input_ts
+    sgv0_._passthrough_ts, sgv1_._passthrough_ts = sgv1_._passthrough_ts, sgv0_._passthrough_ts
+  elif mode == _A2B:
+    sgv1_._input_ts = sgv0_._input_ts[:]
+    sgv1_._passthrough_ts = sgv0_._passthrough_ts[:]
+  else:
+    sgv0_._input_ts = sgv1_._input_ts[:]
+    sgv0_._passthrough_ts = sgv1_._passthrough_ts[:]
+
   def update_passthrough_outputs(a, b):
-    for i, t in enumerate(b._output_ts):  # pylint: disable=protected-access
-      if a.is_passthrough(t):
-        b._output_ts[i] = b._input_ts[a.input_index(t)]  # pylint: disable=protected-access
+    for i, t in enumerate(b._output_ts):
+      if op_lists.contains(a._passthrough_ts, t):
+        b._output_ts[i] = b._input_ts[a.input_index(t)]
 
   if mode in (_SWAP, _A2B):
-    update_passthrough_outputs(sgv0, sgv1)
+    update_passthrough_outputs(sgv0_, sgv1_)
   if mode in (_SWAP, _B2A):
-    update_passthrough_outputs(sgv1, sgv0)
+    update_passthrough_outputs(sgv1_, sgv0_)
+  sgv0._assign_from(sgv0_)
+  sgv1._assign_from(sgv1_)
+  # pylint: enable=protected-access
 
 
 def _reroute_sgv_inputs(sgv0, sgv1, mode):
@@ -141,7 +159,10 @@ def _reroute_sgv_outputs(sgv0, sgv1, mode):
 
 
 def swap_inputs(sgv0, sgv1):
-  """Swaps the inputs of two subgraph views (anything `make_view` accepts); returns both views."""
+  """Swaps the inputs of two subgraph views (anything `make_view` accepts); returns both views.
+
+  A SubGraphView given is changed in place, as in TF 1.15: each view then lists the inputs its ops read.
+  """
   return _reroute_sgv_inputs(sgv0, sgv1, _SWAP)
 
 
@@ -161,15 +182,17 @@ def reroute_outputs(sgv0, sgv1):
 
 
 def swap_ios(sgv0, sgv1):
-  """`swap_outputs` then `swap_inputs`; returns both views."""
+  """`swap_outputs` then `swap_inputs`; returns `(sgv0, sgv1)` as given (TF 1.15 did not convert them)."""
   _reroute_sgv_outputs(sgv0, sgv1, _SWAP)
-  return _reroute_sgv_inputs(sgv0, sgv1, _SWAP)
+  _reroute_sgv_inputs(sgv0, sgv1, _SWAP)
+  return sgv0, sgv1
 
 
 def reroute_ios(sgv0, sgv1):
-  """`reroute_outputs` then `reroute_inputs`: `sgv0` takes `sgv1`'s place; returns both views."""
+  """`reroute_outputs` then `reroute_inputs`: `sgv0` takes `sgv1`'s place; returns `(sgv0, sgv1)` as given."""
   _reroute_sgv_outputs(sgv0, sgv1, _A2B)
-  return _reroute_sgv_inputs(sgv0, sgv1, _A2B)
+  _reroute_sgv_inputs(sgv0, sgv1, _A2B)
+  return sgv0, sgv1
 
 
 def _check_op(op):

@@ -376,7 +376,8 @@ def get_walks_union_ops(forward_seed_ops, backward_seed_ops, forward_inclusive=T
   return op_lists.concatenate_unique(forward_ops, backward_ops)
 
 
-def _select_keywords(kwargs, restrict_key, regex_key):
+def _select_keywords(kwargs, restrict_key, other_restrict_key):
+  """(graph, positive_filter, restrict); the other kind's restrict_* keyword is accepted and ignored (TF 1.15)."""
   graph, positive_filter, restrict = None, None, False
   for key, value in kwargs.items():
     if key == "graph":
@@ -387,7 +388,7 @@ def _select_keywords(kwargs, restrict_key, regex_key):
       positive_filter = value
     elif key == restrict_key:
       restrict = value
-    elif key == regex_key:
+    elif key == other_restrict_key:
       pass
     else:
       raise ValueError("Wrong keywords argument: %s." % key)
@@ -436,7 +437,8 @@ def select_ops(*args, **kwargs):
     ValueError: a regex without graph=, or an unknown keyword.
     TypeError: graph= is not a tf.Graph.
   """
-  graph, positive_filter, restrict = _select_keywords(kwargs, "restrict_ops_regex", "ops_regex")
+  graph, positive_filter, restrict = _select_keywords(kwargs, "restrict_ops_regex",
+                                                      "restrict_ts_regex")
   return _select(args, graph, positive_filter, restrict, "(?#ops)", "(?#ts)", filter_ops_from_regex,
                  lambda arg: op_lists.make_list_of_op(arg, ignore_ts=True))
 
@@ -458,7 +460,8 @@ def select_ts(*args, **kwargs):
     ValueError: a regex without graph=, or an unknown keyword.
     TypeError: graph= is not a tf.Graph.
   """
-  graph, positive_filter, restrict = _select_keywords(kwargs, "restrict_ts_regex", "ts_regex")
+  graph, positive_filter, restrict = _select_keywords(kwargs, "restrict_ts_regex",
+                                                      "restrict_ops_regex")
   return _select(args, graph, positive_filter, restrict, "(?#ts)", "(?#ops)", filter_ts_from_regex,
                  lambda arg: op_lists.make_list_of_t(arg, ignore_ops=True))
 

@@ -187,10 +187,20 @@ class SubGraphView:
   def __str__(self):
     if not self:
       return "SubGraphView: empty"
-    lines = ["** ops[%d]:" % len(self._ops)] + ["  %s" % op.name for op in self._ops]
-    lines += ["** inputs[%d]:" % len(self._input_ts)] + ["  %s" % t.name for t in self._input_ts]
-    lines += ["** outputs[%d]:" % len(self._output_ts)] + ["  %s" % t.name for t in self._output_ts]
-    return "SubGraphView (graphid=%d):\n%s" % (id(self._graph), "\n".join(lines))
+
+    def listing(name, items, get_name):
+      if not items:
+        return ["** %s: empty" % name]
+      return ["** %s[%d]:" % (name, len(items))] + ["  %s" % get_name(x) for x in items]
+
+    def tensor_name(t):
+      return "%s *" % t.name if op_lists.contains(self._passthrough_ts, t) else t.name
+
+    lines = ["SubGraphView (graphid=%d):" % id(self._graph)]  # TF 1.15's text, line for line
+    lines += listing("ops", self._ops, lambda op: op.name)
+    lines += listing("inputs", self._input_ts, tensor_name)
+    lines += listing("outputs", self._output_ts, tensor_name)
+    return "\n".join(lines) + "\n"
 
   __repr__ = __str__
 
@@ -201,8 +211,8 @@ class SubGraphView:
 
   @property
   def ops(self):
-    """The ops of the view (a read-only list view)."""
-    return op_lists.ListView(self._ops)
+    """The ops of the view (the view's own list, as in TF 1.15)."""
+    return self._ops
 
   @property
   def inputs(self):

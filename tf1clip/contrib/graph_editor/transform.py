@@ -14,7 +14,8 @@ cycle: v1 while loops) gets a temporary placeholder, rerouted to the copy once i
 inputs are connected last.
 
 Inputs of the subgraph (tensors produced outside it) become, by default, placeholders named like TF
-1.15's ("geph__<op>_<i>"); `copy_with_input_replacements` keeps them (same graph) or maps them through
+1.15's ("geph__<op>_<i>"), one for each consumer as in TF 1.15 (the view `copy` returns lists no inputs,
+and `info.transformed(input)` is None, as there); `copy_with_input_replacements` keeps them (same graph) or maps them through
 `replacement_ts`. Differences from TF 1.15: ops inside a v1 control-flow context are copied without it
 (as TF 1.15 did), and `graph_replace` does not add the missing half of a partially selected v1 while
 loop (TF 1.15 did, through private control-flow internals).
@@ -174,17 +175,18 @@ class TransformerInfo:
     return op_lists.transform_tree(transformed, lambda x: self._lookup(x, False, missing_fn))
 
   def __str__(self):
-    lines = ["Transform result info:"]
+    lines = ["Transform result info:"]  # TF 1.15's text, line for line
     if self._graph is self._graph_:
-      lines.append("  Within graph %d" % id(self._graph))
+      lines.append("  Within graph[%d]%s" % (id(self._graph), "" if self._scope_ else " IN-PLACE"))
     else:
-      lines.append("  graph %d => graph %d" % (id(self._graph), id(self._graph_)))
-    if self._scope or self._scope_:
+      lines.append("  graph[%d] => graph[%d]" % (id(self._graph), id(self._graph_)))
+    if self._scope:
       lines.append("  Relative to source scope: %s" % self._scope)
-      lines.append("  Relative to destination scope: %s" % self._scope_)
+    if self._scope_:
+      lines.append("  Scope destination: %s" % self._scope_)
     lines.append("Operations mapping:")
     lines += ["  %s => %s" % (op.name, op_.name) for op, op_ in self._transformed_ops.items()]
-    return "\n".join(lines)
+    return "\n".join(lines) + "\n"
 
 
 class _TmpInfo:
@@ -322,10 +324,10 @@ class Transformer:
     if t in info.transformed_ts:
       return info.transformed_ts[t]
     if id(t) in info.sgv_input_ids:
-      t_ = self.transform_external_input_handler(info, t)
-      # The same external tensor gets the same replacement for every consumer.
-      info.transformed_ts[t] = t_
-      return t_
+      # As in TF 1.15: the handler runs for each consumer (the default one makes a placeholder for each) and
+      # its result is not recorded, so `TransformerInfo.transformed(input)` is None and the view of the copy
+      # lists no inputs.
+      return self.transform_external_input_handler(info, t)
     if t.op in info.ops:
       # Produced inside the subgraph but not copied yet: a cycle (v1 while loop).
       if consumer_op.type == "Merge":
