@@ -144,6 +144,7 @@ report("view_methods", [
 p = ge.SubGraphView([e.op], passthrough_ts=[x, b, d])
 report("view_passthrough", [view(p), p.is_passthrough(x), names(p.connected_inputs), names(p.connected_outputs),
                             text(p)])
+report("view_repeated_ops", [view(ge.SubGraphView([b.op, a.op, b.op])), view(ge.sgv(b.op, a.op, b.op))])
 empty = ge.SubGraphView()
 report("view_empty", [bool(empty), view(empty), empty.graph is None, text(empty)])
 with ge.sgv(a.op, b.op, d.op) as with_view:

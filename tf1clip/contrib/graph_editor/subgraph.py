@@ -47,7 +47,7 @@ class SubGraphView:
   """
 
   def __init__(self, inside_ops=(), passthrough_ts=()):
-    inside_ops = op_lists.unique(op_lists.make_list_of_op(inside_ops))
+    inside_ops = op_lists.make_list_of_op(inside_ops)  # a repeated op stays repeated, as in TF 1.15
     passthrough_ts = op_lists.make_list_of_t(passthrough_ts)
     if inside_ops or passthrough_ts:
       self._graph = op_lists.get_unique_graph(inside_ops + passthrough_ts)
