@@ -67,10 +67,8 @@ report("basic_decoder_output", [list(s2s.BasicDecoderOutput(1, 2)), list(s2s.Bas
 sample = s2s.SampleEmbeddingHelper(embedding, tf.fill([B], 1), 0, softmax_temperature=1e-4, seed=7)
 decode("sample", sample, maximum_iterations=4)
 sample_default = s2s.SampleEmbeddingHelper(embedding, tf.fill([B], 1), 0, seed=3)
-sample_default_outputs = decode("sample_default", sample_default, maximum_iterations=3)[1]
-del fetches["sample_default"]  # a true draw: its shapes are compared, not its values
-report("sample_default_shapes", [sample_default_outputs.sample_id.shape.as_list(),
-                                 str(sample_default_outputs.sample_id.dtype), sample_default.batch_size is None])
+drawn = sample_default.sample(0, tf.zeros([B, V]), None)  # a true draw: its shape is compared, not its values
+report("sample_default_shapes", [drawn.shape.as_list(), str(drawn.dtype), sample_default.batch_size is None])
 report_errors("sample_errors", (
     ("start_tokens_matrix", lambda: s2s.SampleEmbeddingHelper(embedding, tf.fill([B, 1], 1), 0)),
     ("end_token_vector", lambda: s2s.SampleEmbeddingHelper(embedding, tf.fill([B], 1), [0, 1])),
@@ -79,7 +77,6 @@ report_errors("sample_errors", (
 # ScheduledOutputTrainingHelper: probability 0 reads the inputs, 1 the outputs (through next_inputs_fn)
 readout = tf.layers.Dense(E, name="readout")
 aux = tf.constant(rng.standard_normal([B, T, 2]).astype(np.float32))
-sched_never = s2s.ScheduledOutputTrainingHelper(inputs, target_len, 0.0)
 sched_always = s2s.ScheduledOutputTrainingHelper(inputs, target_len, 1.0, next_inputs_fn=readout, seed=1)
 sched_aux = s2s.ScheduledOutputTrainingHelper(inputs, target_len, 1.0,
                                               auxiliary_inputs=aux, next_inputs_fn=lambda o: readout(o)[:, :E],
@@ -88,7 +85,7 @@ sched_time_major = s2s.ScheduledOutputTrainingHelper(tf.transpose(inputs, [1, 0,
                                                      time_major=True)
 with tf.variable_scope("sched_cell"):
     shared_cell = tf.nn.rnn_cell.GRUCell(E)
-for name, helper in (("sched_never", sched_never), ("sched_always", sched_always), ("sched_aux", sched_aux),
+for name, helper in (("sched_always", sched_always), ("sched_aux", sched_aux),
                      ("sched_time_major", sched_time_major)):
     with tf.variable_scope(name):
         sched_cell = tf.nn.rnn_cell.GRUCell(E) if helper is sched_aux else shared_cell
@@ -96,7 +93,7 @@ for name, helper in (("sched_never", sched_never), ("sched_always", sched_always
         out, _, lengths = s2s.dynamic_decode(dec, scope="decode")
         fetches[name] = {"outputs": out.rnn_output, "ids": out.sample_id, "lengths": lengths}
 report("sched_props", [sched_always.sample_ids_shape.as_list(), str(sched_always.sample_ids_dtype),
-                       str(sched_never.sample_ids_dtype)])
+                       str(sched_time_major.sample_ids_dtype)])
 report_errors("sched_errors", (
     ("probability_matrix", lambda: s2s.ScheduledOutputTrainingHelper(inputs, target_len, [[0.5]])),
     ("probability_above_one", lambda: s2s.ScheduledOutputTrainingHelper(inputs, target_len, 1.5)),))
@@ -134,8 +131,7 @@ class AccumulatingDecoder(s2s.Decoder):
 counting = CountingHelper()
 decode("counting", counting, cell=tf.nn.rnn_cell.BasicRNNCell(H), maximum_iterations=5)
 acc_out, acc_state, acc_len = s2s.dynamic_decode(AccumulatingDecoder(), impute_finished=True)
-acc_raw = s2s.dynamic_decode(AccumulatingDecoder(), output_time_major=True, maximum_iterations=3)
-fetches["accumulating"] = [acc_out, acc_state, acc_len, acc_raw]
+fetches["accumulating"] = [acc_out, acc_state, acc_len]
 report("decoder_tracks_finished", AccumulatingDecoder().tracks_own_finished)
 
 class Incomplete(s2s.Decoder):
@@ -157,7 +153,7 @@ report("attention_mechanisms", [isinstance(m, s2s.AttentionMechanism) for m in m
     mechs[0].state_size])
 with tf.variable_scope("two_mechanisms"):
     two = s2s.AttentionWrapper(tf.nn.rnn_cell.GRUCell(H), mechs, attention_layer_size=[3, 2])
-    two_out, two_state = tf.nn.dynamic_rnn(two, inputs, dtype=tf.float32)
+    two_out, two_state = two(inputs[:, 0], two.zero_state(B, tf.float32))
 fetches["two_mechanisms"] = [two_out, two_state.alignments]
 
 # beam search: the output and state namedtuples
@@ -183,8 +179,8 @@ report("beam_state_made", [list(made), list(s2s.BeamSearchDecoderOutput(1, 2, 3)
                            list(s2s.FinalBeamSearchDecoderOutput(predicted_ids=7, beam_search_decoder_output=8))])
 
 # tf.contrib.rnn: BasicRNNCell, DeviceWrapper, RNNCell subclass, LSTMStateTuple, FusedRNNCell, static rnns
-xs = [tf.constant(rng.standard_normal([B, 3]).astype(np.float32)) for _ in range(T)]
-seq_len = tf.constant([4, 1, 3])
+xs = [tf.constant(rng.standard_normal([B, 3]).astype(np.float32)) for _ in range(3)]
+seq_len = tf.constant([3, 1, 2])
 with tf.variable_scope("basic"):
     basic = rnn.BasicRNNCell(H)
     basic_relu = rnn.BasicRNNCell(2, activation=tf.nn.relu, name="relu_cell")
@@ -193,9 +189,8 @@ with tf.variable_scope("basic"):
 report("basic_sizes", [basic.state_size, basic.output_size, basic_relu.state_size])
 with tf.variable_scope("device"):
     wrapped = rnn.DeviceWrapper(rnn.BasicRNNCell(H), "/cpu:0")
-    device_out, device_state = tf.nn.dynamic_rnn(wrapped, tf.stack(xs, 1), dtype=tf.float32)
-    fetches["device"] = [device_out, device_state]
-    direct_out, _ = wrapped(xs[0], wrapped.zero_state(B, tf.float32))
+    direct_out, direct_state = wrapped(xs[0], wrapped.zero_state(B, tf.float32))
+    fetches["device"] = [direct_out, direct_state]
 report("device_wrapper", [tf.DeviceSpec.from_string(direct_out.op.device).device_type, wrapped.state_size,
                           wrapped.output_size, isinstance(wrapped, rnn.RNNCell)])
 
@@ -221,6 +216,16 @@ report("lstm_state_tuple", [type(mean_state).__name__, list(rnn.LSTMStateTuple._
                             list(rnn.LSTMStateTuple(c=1, h=2)), rnn.LSTMStateTuple(1, 2).h,
                             isinstance(tf.nn.rnn_cell.BasicLSTMCell(2).zero_state(1, tf.float32),
                                        rnn.LSTMStateTuple)])
+class Saver(object):
+    """A state saver: the state starts from stored values and what the RNN saves is kept as ops."""
+    def __init__(self):
+        self.saved = {}
+    def state(self, name):
+        return tf.fill([B, 2], 0.5 if name == "c" else -0.25)
+    def save_state(self, name, value):
+        self.saved[name] = value
+        return tf.identity(value, name="saved_" + name)
+
 report_errors("rnn_errors", (
     ("state_tuple_dtypes", lambda: rnn.LSTMStateTuple(tf.zeros([1]), tf.zeros([1], tf.float64)).dtype),
     ("rnn_cell_state_size", lambda: rnn.RNNCell().state_size),
@@ -234,9 +239,9 @@ report_errors("rnn_errors", (
         rnn.BasicLSTMCell(2), xs, Saver(), ("only_one",)))))
 
 class Reversing(rnn.FusedRNNCell):
-    """A fused cell of one's own: a GRU over the reversed sequence, through static_rnn."""
+    """A fused cell of one's own: an RNN over the reversed sequence, through static_rnn."""
     def __init__(self):
-        self._cell = tf.nn.rnn_cell.GRUCell(2)
+        self._cell = rnn.BasicRNNCell(2)
     def __call__(self, inputs, initial_state=None, dtype=None, sequence_length=None, scope=None):
         outputs, state = tf.nn.static_rnn(self._cell, inputs[::-1], initial_state=initial_state, dtype=dtype,
                                           scope=scope or "reversing")
@@ -250,34 +255,17 @@ report("fused_kinds", [isinstance(Reversing(), rnn.FusedRNNCell), isinstance(blo
                        isinstance(rnn.TimeReversedFusedRNN(block_fused), rnn.FusedRNNCell)])
 
 with tf.variable_scope("bidi"):
-    bidi = tf.contrib.rnn.static_bidirectional_rnn(rnn.BasicRNNCell(3), tf.nn.rnn_cell.GRUCell(2), xs,
+    bidi = tf.contrib.rnn.static_bidirectional_rnn(rnn.BasicRNNCell(3), rnn.BasicRNNCell(2), xs,
                                                    dtype=tf.float32, sequence_length=seq_len)
-    bidi_lstm = tf.contrib.rnn.static_bidirectional_rnn(
-        tf.nn.rnn_cell.BasicLSTMCell(2), tf.nn.rnn_cell.BasicLSTMCell(2), xs,
-        initial_state_fw=rnn.LSTMStateTuple(tf.ones([B, 2]), tf.zeros([B, 2])), dtype=tf.float32, scope="lstm")
-fetches["bidi"] = [bidi, bidi_lstm]
-report("bidi_structure", [len(bidi[0]), bidi[0][0].shape.as_list(), type(bidi_lstm[1]).__name__,
-                          type(bidi_lstm[1]).__name__])
-
-class Saver(object):
-    """A state saver: the state starts from stored values and what the RNN saves is kept as ops."""
-    def __init__(self):
-        self.saved = {}
-    def state(self, name):
-        return tf.fill([B, 2], 0.5 if name == "c" else -0.25)
-    def save_state(self, name, value):
-        self.saved[name] = value
-        return tf.identity(value, name="saved_" + name)
+fetches["bidi"] = bidi
+report("bidi_structure", [len(bidi[0]), bidi[0][0].shape.as_list(), len(bidi)])
 
 state_saver = Saver()
 with tf.variable_scope("state_saving"):
     saving_out, saving_state = tf.contrib.rnn.static_state_saving_rnn(
         tf.nn.rnn_cell.BasicLSTMCell(2, state_is_tuple=True), xs, state_saver, ("c", "h"), sequence_length=seq_len)
-    flat_saver = Saver()
-    flat_out, flat_state = tf.contrib.rnn.static_state_saving_rnn(
-        rnn.BasicRNNCell(2), xs, flat_saver, "c", scope="flat")
-fetches["state_saving"] = [saving_out, saving_state, flat_out, flat_state]
-report("state_saver_saved", sorted(state_saver.saved) + sorted(flat_saver.saved))
+fetches["state_saving"] = [saving_out, saving_state]
+report("state_saver_saved", sorted(state_saver.saved))
 
 # tf.contrib.crf's RNN cells, run as crf_log_norm / crf_decode run them
 num_tags = 3
@@ -285,19 +273,21 @@ transitions = tf.constant(rng.standard_normal([num_tags, num_tags]).astype(np.fl
 unary = tf.constant(rng.standard_normal([B, T, num_tags]).astype(np.float32))
 crf = tf.contrib.crf
 fwd = crf.CrfForwardRnnCell(transitions)
-alphas, log_norm = tf.nn.dynamic_rnn(fwd, unary[:, 1:], seq_len - 1, initial_state=unary[:, 0], dtype=tf.float32)
 dec_fwd = crf.CrfDecodeForwardRnnCell(transitions)
-backpointers, last_score = tf.nn.dynamic_rnn(dec_fwd, unary[:, 1:], seq_len - 1, initial_state=unary[:, 0],
-                                             dtype=tf.int32)
-backpointers = tf.reverse_sequence(backpointers, seq_len - 1, seq_axis=1)
 dec_bwd = crf.CrfDecodeBackwardRnnCell(num_tags)
-best_last = tf.expand_dims(tf.argmax(last_score, 1, output_type=tf.int32), 1)
-tags, _ = tf.nn.dynamic_rnn(dec_bwd, backpointers, seq_len - 1, initial_state=best_last, dtype=tf.int32)
-one_step = fwd(unary[:, 0], unary[:, 1])
-fetches["crf_cells"] = {"log_norm": log_norm, "backpointers": backpointers, "last_score": last_score,
-                        "tags": tags, "one_step": one_step, "decode_step": dec_fwd(unary[:, 0], unary[:, 1]),
-                        "backward_step": dec_bwd(tf.constant([[0, 2, 1], [1, 1, 0], [2, 0, 0]]),
-                                                 tf.constant([[2], [0], [1]]))}
+alphas, scores, pointers = unary[:, 0], unary[:, 0], []
+for t in (1, 2, 3):  # what crf_log_norm / crf_decode's dynamic_rnn runs, step by step
+    _, alphas = fwd(unary[:, t], alphas)
+    step_pointers, scores = dec_fwd(unary[:, t], scores)
+    pointers.append(step_pointers)
+best = tf.expand_dims(tf.argmax(scores, 1, output_type=tf.int32), 1)
+tags = [best]
+for step_pointers in pointers[::-1]:
+    previous, best = dec_bwd(step_pointers, best)
+    tags.append(previous)
+in_rnn, _ = tf.nn.dynamic_rnn(fwd, unary[:, 1:], seq_len - 1, initial_state=unary[:, 0], dtype=tf.float32)
+fetches["crf_cells"] = {"log_norm": tf.reduce_logsumexp(alphas, 1), "pointers": pointers, "scores": scores,
+                        "tags": tags, "in_rnn": in_rnn}
 report("crf_cell_sizes", [fwd.state_size, fwd.output_size, dec_fwd.state_size, dec_fwd.output_size,
                           dec_bwd.state_size, dec_bwd.output_size])
 
@@ -309,15 +299,17 @@ with tf.Session() as sess:
 
 # tf.contrib.cudnn_rnn's layers without a GPU: built as TF 1.15 built them, failing when run
 cudnn = tf.contrib.cudnn_rnn
-for layer_class in (cudnn.CudnnLSTM, cudnn.CudnnGRU, cudnn.CudnnRNNTanh, cudnn.CudnnRNNRelu):
-    key = "cudnn_" + layer_class.__name__
-    with tf.Graph().as_default():
-        layer = layer_class(2, 3, direction="bidirectional" if layer_class is cudnn.CudnnGRU else "unidirectional",
-                            dropout=0.5, seed=1)
+with tf.Graph().as_default():
+    runs = []
+    for layer_class in (cudnn.CudnnLSTM, cudnn.CudnnGRU, cudnn.CudnnRNNTanh, cudnn.CudnnRNNRelu):
+        key = "cudnn_" + layer_class.__name__
+        layer = layer_class(2 if layer_class is cudnn.CudnnLSTM else 1, 3, dropout=0.5, seed=1,
+                            direction="bidirectional" if layer_class is cudnn.CudnnGRU else "unidirectional")
         before = {}
         report_errors(key + "/before_build", (("input_size", lambda: before.update(n=layer.input_size)),
                                               ("canonical_weight_shapes",
                                                lambda: before.update(w=layer.canonical_weight_shapes))))
+        known = set(tf.global_variables())
         outputs, states = layer(tf.zeros([T, B, 5]))
         report(key, {"props": [layer.num_layers, layer.num_units, layer.input_mode, layer.direction, layer.rnn_mode,
                                layer.num_dirs, layer.input_size, layer.built],
@@ -325,13 +317,16 @@ for layer_class in (cudnn.CudnnLSTM, cudnn.CudnnGRU, cudnn.CudnnRNNTanh, cudnn.C
                      "weights": [list(s) for s in layer.canonical_weight_shapes],
                      "biases": [list(s) for s in layer.canonical_bias_shapes],
                      "outputs": [outputs.shape.as_list(), [s.shape.as_list() for s in states], str(outputs.dtype)],
-                     "variables": [[v.op.name, str(v.dtype.base_dtype), v.shape.ndims] for v in tf.global_variables()],
+                     "variables": [[v.op.name, str(v.dtype.base_dtype), v.shape.ndims] for v in tf.global_variables()
+                                   if v not in known],
                      "trainable": [v.op.name for v in layer.trainable_variables],
-                     "saveables": len(tf.get_collection(tf.GraphKeys.SAVEABLE_OBJECTS)),
-                     "saveable_is_layers": layer.saveable is tf.get_collection(tf.GraphKeys.SAVEABLE_OBJECTS)[0]})
-        with tf.Session() as sess:
-            report_errors(key + "/run", (("init", lambda: sess.run(tf.global_variables_initializer())),
-                                         ("outputs", lambda: sess.run(outputs))))
+                     "saveable_is_layers": layer.saveable is tf.get_collection(tf.GraphKeys.SAVEABLE_OBJECTS)[-1]})
+        runs.append((key, [v for v in tf.global_variables() if v not in known], outputs))
+    report("cudnn_saveables", len(tf.get_collection(tf.GraphKeys.SAVEABLE_OBJECTS)))
+    with tf.Session() as sess:
+        for key, variables, outputs in runs:
+            report_errors(key + "/run", (("init", lambda: sess.run(tf.variables_initializer(variables))),))
+        report_errors("cudnn_outputs_run", (("outputs", lambda: sess.run(runs[0][2])),))
 report_errors("cudnn_errors", (
     ("direction", lambda: cudnn.CudnnLSTM(1, 2, direction="sideways")),
     ("input_mode", lambda: cudnn.CudnnGRU(1, 2, input_mode="no_such_mode")),
