@@ -14,9 +14,9 @@ cycle: v1 while loops) gets a temporary placeholder, rerouted to the copy once i
 inputs are connected last.
 
 Inputs of the subgraph (tensors produced outside it) become, by default, placeholders named like TF
-1.15's ("geph__<op>_<i>"), one for each consumer as in TF 1.15 (the view `copy` returns lists no inputs,
-and `info.transformed(input)` is None, as there); `copy_with_input_replacements` keeps them (same graph) or maps them through
-`replacement_ts`. Differences from TF 1.15: ops inside a v1 control-flow context are copied without it
+1.15's ("geph__<op>_<i>"), one for each consumer as in TF 1.15 (the view `copy` returns lists no
+inputs, and `info.transformed(input)` is None, as there); `copy_with_input_replacements` keeps them
+(same graph) or maps them through `replacement_ts`. Differences from TF 1.15: ops inside a v1 control-flow context are copied without it
 (as TF 1.15 did), and `graph_replace` does not add the missing half of a partially selected v1 while
 loop (TF 1.15 did, through private control-flow internals).
 """
