@@ -1,7 +1,13 @@
-"""Old checkpoints restore: a model trained on TF 1.15 with this wave's contrib names (AdamW, Nadam, AdaMax, LARS,
-MovingAverageOptimizer, OutputProjectionWrapper/EmbeddingWrapper, ConvLSTMCell, grid_rnn's Grid2LSTMCell trained by ShampooOptimizer) is saved by tf.train.Saver;
-the same script under tf1clip restores that checkpoint (every key: weights, slots, beta powers, averages) and
-its next steps end where TF 1.15's own continuation ends."""
+"""Old checkpoints restore: a model trained on TF 1.15 with the contrib modules that keep state in a checkpoint is
+saved by tf.train.Saver; the same script under tf1clip restores that checkpoint (every key: weights, slots, beta
+powers, averages, tables), saves the same keys again, and its next steps end where TF 1.15's own continuation ends.
+
+In the model: opt (AdamW, Nadam, AdaMax, LARS, MovingAverageOptimizer, Shampoo), rnn (OutputProjectionWrapper /
+EmbeddingWrapper, ConvLSTMCell), grid_rnn's Grid2LSTMCell; layers (conv2d with batch_norm's moving statistics,
+layer_norm, fully_connected, trained by optimize_loss with Adam and gradient clipping), cudnn_rnn's CPU-compatible
+LSTM / GRU cells and crf's transition matrix (Adagrad), legacy_seq2seq's embedding_attention_seq2seq (RMSProp),
+mixed_precision's LossScaleOptimizer (the loss scale and its step counters), model_pruning (masked layer, mask
+thresholds and the last mask-update step), factorization's mini-batch KMeans and lookup's mutable tables."""
 
 import os
 import tempfile
@@ -12,7 +18,14 @@ ORACLE_TESTED = ("tf.contrib.opt.AdamWOptimizer", "tf.contrib.opt.NadamOptimizer
                  "tf.contrib.opt.LARSOptimizer", "tf.contrib.opt.MovingAverageOptimizer",
                  "tf.contrib.rnn.OutputProjectionWrapper", "tf.contrib.rnn.EmbeddingWrapper",
                  "tf.contrib.rnn.Conv2DLSTMCell", "tf.contrib.grid_rnn.Grid2LSTMCell",
-                 "tf.contrib.opt.ShampooOptimizer")
+                 "tf.contrib.opt.ShampooOptimizer", "tf.contrib.layers.optimize_loss", "tf.contrib.layers.batch_norm",
+                 "tf.contrib.layers.layer_norm", "tf.contrib.cudnn_rnn.CudnnCompatibleLSTMCell",
+                 "tf.contrib.cudnn_rnn.CudnnCompatibleGRUCell", "tf.contrib.crf.crf_log_likelihood",
+                 "tf.contrib.legacy_seq2seq.embedding_attention_seq2seq",
+                 "tf.contrib.mixed_precision.ExponentialUpdateLossScaleManager",
+                 "tf.contrib.mixed_precision.LossScaleOptimizer", "tf.contrib.model_pruning.masked_fully_connected",
+                 "tf.contrib.model_pruning.Pruning", "tf.contrib.factorization.KMeans",
+                 "tf.contrib.lookup.MutableHashTable", "tf.contrib.lookup.MutableDenseHashTable")
 
 MODEL = r'''
 import os
@@ -48,13 +61,81 @@ trains.append(opt.ShampooOptimizer(learning_rate=0.05, gbar_decay=0.5, svd_inter
                                                     var_list=tf.trainable_variables("grid/")))
 average = opt.MovingAverageOptimizer(tf.train.GradientDescentOptimizer(0.1), average_decay=0.5)
 trains.append(average.minimize(loss_seq + loss_video, var_list=[seq_vars[-1]]))
+# contrib.layers (tf-slim's conv2d / batch_norm / layer_norm / fully_connected) trained by optimize_loss
+c = tf.contrib
+pics = tf.constant(rng.rand(4, 6, 6, 2).astype(np.float32))
+classes = tf.constant(rng.randint(0, 3, size=(4,)).astype(np.int64))
+with tf.variable_scope("cnn"):
+    net = c.layers.conv2d(pics, 3, [3, 3], normalizer_fn=c.layers.batch_norm,
+                          normalizer_params={"is_training": True, "decay": 0.9})
+    net = c.layers.layer_norm(c.layers.flatten(net))
+    logits = c.layers.fully_connected(net, 3, activation_fn=None)
+    cnn_loss = tf.losses.sparse_softmax_cross_entropy(classes, logits)
+trains.append(c.layers.optimize_loss(cnn_loss, tf.train.get_or_create_global_step(), 0.05, "Adam",
+                                     clip_gradients=0.5, summaries=[], variables=tf.trainable_variables("cnn")))
+# contrib.crf: the transition matrix; contrib.cudnn_rnn's CPU-compatible cells
+tags = tf.constant(rng.randint(0, 3, size=(2, 4)).astype(np.int32))
+with tf.variable_scope("tagger"):
+    feats, _ = tf.nn.dynamic_rnn(c.cudnn_rnn.CudnnCompatibleLSTMCell(3), tf.reshape(frames[:, :, :2, :2, 0], [2, 3, 4]),
+                                 dtype=tf.float32)
+    feats2, _ = tf.nn.dynamic_rnn(c.cudnn_rnn.CudnnCompatibleGRUCell(3), feats, dtype=tf.float32, scope="gru")
+    unary = tf.concat([feats2, feats2[:, :1]], axis=1)
+    log_likelihood, transitions = c.crf.crf_log_likelihood(unary, tags, tf.constant([4, 3]))
+trains.append(tf.train.AdagradOptimizer(0.1).minimize(-tf.reduce_mean(log_likelihood),
+                                                       var_list=tf.trainable_variables("tagger")))
+# contrib.legacy_seq2seq: an attention seq2seq model
+enc = [tf.constant(rng.randint(0, 7, size=(2,)).astype(np.int32)) for _ in range(3)]
+dec = [tf.constant(rng.randint(0, 7, size=(2,)).astype(np.int32)) for _ in range(3)]
+with tf.variable_scope("translate"):
+    outs, _ = c.legacy_seq2seq.embedding_attention_seq2seq(enc, dec, tf.nn.rnn_cell.GRUCell(4), 7, 7, 3)
+    s2s_loss = c.legacy_seq2seq.sequence_loss(outs, dec, [tf.ones([2])] * 3)
+trains.append(tf.train.RMSPropOptimizer(0.05).minimize(s2s_loss, var_list=tf.trainable_variables("translate")))
+# contrib.mixed_precision: the loss scale and its step counters live in variables
+manager = c.mixed_precision.ExponentialUpdateLossScaleManager(init_loss_scale=8.0, incr_every_n_steps=2)
+scaled = c.mixed_precision.LossScaleOptimizer(tf.train.GradientDescentOptimizer(0.1), manager)
+trains.append(scaled.minimize(cnn_loss, var_list=tf.trainable_variables("cnn")[-1:]))
+# contrib.model_pruning: masks and thresholds updated with the weights
+with tf.variable_scope("pruned"):
+    pruned = c.model_pruning.masked_fully_connected(tf.reshape(pics, [4, -1]), 5)
+    pruning = c.model_pruning.Pruning(c.model_pruning.get_pruning_hparams().parse(
+        "target_sparsity=0.5,begin_pruning_step=0,end_pruning_step=20,pruning_frequency=1"),
+        global_step=tf.train.get_or_create_global_step())
+    prune_loss = tf.reduce_mean(tf.square(pruned - 0.3))
+trains.append(tf.group(tf.train.GradientDescentOptimizer(0.2).minimize(
+    prune_loss, var_list=tf.trainable_variables("pruned"))))
+trains.append(pruning.conditional_mask_update_op())
+# contrib.factorization: mini-batch k-means (its centers, counts and flags are variables)
+points = tf.constant(rng.rand(12, 2).astype(np.float32))
+kmeans = c.factorization.KMeans(points, 3, initial_clusters=points[:3], use_mini_batch=True,
+                                mini_batch_steps_per_iteration=1)
+_, _, _, _, kmeans_init, kmeans_train = kmeans.training_graph()
+trains.append(kmeans_train)
+# contrib.lookup: mutable tables are checkpointed with the variables
+table = c.lookup.MutableHashTable(tf.string, tf.int64, -1, name="words")
+dense_table = c.lookup.MutableDenseHashTable(tf.int64, tf.float32, default_value=0.0, empty_key=-1, deleted_key=-2,
+                                            name="ids")
+step_now = tf.cast(tf.train.get_or_create_global_step(), tf.int64)
+fill = tf.group(table.insert(tf.constant(["a", "b"]), tf.stack([step_now, step_now + 1])),
+                dense_table.insert(tf.stack([step_now % 5, tf.constant(7, tf.int64)]),
+                                   tf.cast(tf.stack([step_now, -step_now]), tf.float32)))
+trains.append(fill)
+tables = {"words": table.export(), "ids": dense_table.export(), "words_b": table.lookup(tf.constant(["b", "z"]))}
 saver = tf.train.Saver()
 path = os.path.join(ORACLE_SHARED, "model.ckpt")
+
+
+def report_state(sess):
+    report("continued", sess.run({v.op.name: v for v in tf.global_variables()}))
+    found = sess.run(tables)
+    report("tables", {"words": sorted(zip(found["words"][0].tolist(), found["words"][1].tolist())),
+                      "ids": sorted(zip(found["ids"][0].tolist(), found["ids"][1].tolist())),
+                      "words_b": found["words_b"]})
 '''
 
 TRAIN_AND_SAVE = MODEL + r'''
 with tf.Session() as sess:
     sess.run(tf.global_variables_initializer())
+    sess.run(kmeans_init)
     for _ in range(3):
         for train in trains:
             sess.run(train)
@@ -63,17 +144,18 @@ with tf.Session() as sess:
     for _ in range(3):
         for train in trains:
             sess.run(train)
-    report("continued", sess.run({v.op.name: v for v in tf.global_variables()}))
+    report_state(sess)
 '''
 
 RESTORE_AND_CONTINUE = MODEL + r'''
-report("keys", sorted(v.op.name for v in tf.global_variables()))
 with tf.Session() as sess:
     saver.restore(sess, path)
+    # what this graph saves: every variable and table, under TF 1.15's keys
+    report("keys", sorted(k for k, _ in tf.train.list_variables(saver.save(sess, os.path.abspath("resaved.ckpt")))))
     for _ in range(3):
         for train in trains:
             sess.run(train)
-    report("continued", sess.run({v.op.name: v for v in tf.global_variables()}))
+    report_state(sess)
 '''
 
 
@@ -85,5 +167,5 @@ def test_a_tf115_checkpoint_restores_and_training_continues_as_on_tf115():
     ours = run_tf1clip(RESTORE_AND_CONTINUE, shared=shared)
   assert any(k.endswith("/AdamW_1") for k in theirs["keys"]) and any(
       k.endswith("ExponentialMovingAverage") for k in theirs["keys"]), theirs["keys"]
-  assert sorted(theirs["keys"]) == sorted(ours["keys"])  # every variable of the graph is in the checkpoint
-  assert_same(theirs, ours, rtol=2e-5, atol=1e-6, keys=["continued"])
+  assert sorted(theirs["keys"]) == sorted(ours["keys"])  # every variable and table of the graph is in the checkpoint
+  assert_same(theirs, ours, rtol=2e-5, atol=1e-6, keys=["continued", "tables"])
