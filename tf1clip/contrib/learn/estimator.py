@@ -353,6 +353,8 @@ class BaseEstimator(object):
     self._config = config
     self._model_dir = model_dir or config.model_dir
     self._core = None
+    self._eval_metrics = None
+    self._labels_info = None
 
   # -- the core estimator, built on first use (its model_dir is then fixed) ---------------------------
   def _core_estimator(self):
@@ -361,8 +363,39 @@ class BaseEstimator(object):
       self._model_dir = self._core.model_dir
     return self._core
 
+  def __new__(cls, *args, **kwargs):
+    del args, kwargs
+    if cls._build_core_estimator is BaseEstimator._build_core_estimator:
+      abstract = sorted(name for name in ("_get_predict_ops", "_get_train_ops")
+                        if getattr(cls, name) is getattr(BaseEstimator, name))
+      if abstract:  # TF 1.15's abstract properties
+        raise TypeError("Can't instantiate abstract class %s with abstract methods %s"
+                        % (cls.__name__, ", ".join(abstract)))
+    return super(BaseEstimator, cls).__new__(cls)
+
   def _build_core_estimator(self):
-    raise NotImplementedError
+    """A subclass of TF 1.15's protocol: its _get_train_ops / _get_eval_ops / _get_predict_ops' ModelFnOps."""
+
+    def model_fn_ops(features, labels, mode, config):
+      del config
+      if mode == ModeKeys.TRAIN:
+        return self._get_train_ops(features, labels)
+      if mode == ModeKeys.EVAL:
+        return self._get_eval_ops(features, labels, getattr(self, "_eval_metrics", None))
+      return self._get_predict_ops(features)
+    return _core_estimator_of(self, model_fn_ops)
+
+  def _get_train_ops(self, features, labels):
+    """The TRAIN ModelFnOps (a subclass's, TF 1.15's abstract method)."""
+    raise NotImplementedError("_get_train_ops not implemented in BaseEstimator")
+
+  def _get_predict_ops(self, features):
+    """The INFER ModelFnOps (a subclass's, TF 1.15's abstract method)."""
+    raise NotImplementedError("_get_predict_ops not implemented in BaseEstimator")
+
+  def _get_eval_ops(self, features, labels, metrics):
+    """The EVAL ModelFnOps, with `metrics` (MetricSpecs) added (a subclass's)."""
+    raise NotImplementedError("_get_eval_ops not implemented in BaseEstimator")
 
   @property
   def config(self):
@@ -421,6 +454,8 @@ class BaseEstimator(object):
           checkpoint_path=checkpoint_path, name=name)
       if _OWN_LOSS in results:
         results["loss"] = results.pop(_OWN_LOSS)
+      elif type(self)._build_core_estimator is BaseEstimator._build_core_estimator:
+        results.pop("loss", None)  # TF 1.15's BaseEstimator reported only the subclass's eval_metric_ops
       return results
     finally:
       self._eval_metrics = None
@@ -461,7 +496,7 @@ class BaseEstimator(object):
 
   def _translate(self, batch):
     """The core estimator's batch of predictions as the contrib.learn estimator's."""
-    return batch
+    return batch[_SINGLE] if isinstance(batch, dict) and _SINGLE in batch else batch
 
   def _wrap_input_fn(self, input_fn, labels=True):
     del labels
@@ -472,7 +507,7 @@ class BaseEstimator(object):
                         assets_extra=None, as_text=False, checkpoint_path=None,
                         graph_rewrite_specs=None, strip_default_attrs=False):
     """A SavedModel of the predictions for `serving_input_fn`'s inputs (InputFnOps or a receiver)."""
-    del default_output_alternative_key, graph_rewrite_specs
+    del graph_rewrite_specs
     if serving_input_fn is None:
       raise ValueError("serving_input_fn must be defined.")
     self._require_checkpoint(checkpoint_path)
@@ -483,11 +518,42 @@ class BaseEstimator(object):
       if isinstance(result, InputFnOps):
         return est.export.ServingInputReceiver(result.features, result.default_inputs)
       return result
-    return self._core_estimator().export_saved_model(
-        export_dir_base, receiver_fn, assets_extra=assets_extra, as_text=as_text,
-        checkpoint_path=checkpoint_path)
+    # TF 1.15's signatures: one per output alternative ("default_input_alternative:<key>") and
+    # "serving_default", each its build_standardized_signature_def (see _standardized_export_outputs)
+    self._export_request = {"default_output_key": default_output_alternative_key}
+    try:
+      return self._core_estimator().export_saved_model(
+          export_dir_base, receiver_fn, assets_extra=assets_extra, as_text=as_text,
+          checkpoint_path=checkpoint_path)
+    finally:
+      self._export_request = None
 
   export_saved_model = export_savedmodel
+
+
+def _standardized_export_outputs(ops, default_output_key):
+  """The export outputs giving TF 1.15's SignatureDefs of a contrib.learn export: for every output alternative
+  of `ops` (or the predictions, "default_output_alternative") "default_input_alternative:<key>", and
+  "serving_default" for the default one; each built by saved_model_export_utils.build_standardized_signature_def
+  from the serving inputs (classification / regression / predict, as TF 1.15 chose)."""
+  from tf1clip.contrib.learn.utils import saved_model_export_utils as export_utils  # pylint: disable=import-outside-toplevel
+  est = _estimator_api()
+
+  class StandardizedOutput(est.export.ExportOutput):
+    """A SignatureDef built the way TF 1.15's contrib.learn built it."""
+
+    def __init__(self, problem_type, outputs):
+      self._problem_type = problem_type
+      self._outputs = outputs
+
+    def as_signature_def(self, receiver_tensors):
+      return export_utils.build_standardized_signature_def(receiver_tensors, self._outputs, self._problem_type)
+
+  alternatives, default_key = export_utils.get_output_alternatives(ops, default_output_key)
+  outputs = {"%s:%s" % (export_utils.DEFAULT_INPUT_ALTERNATIVE_KEY, key or "None"): StandardizedOutput(*value)
+             for key, value in alternatives.items()}
+  outputs["serving_default"] = StandardizedOutput(*alternatives[default_key])
+  return outputs
 
 
 def _examples(batch_iter):
@@ -611,37 +677,60 @@ class Estimator(BaseEstimator):
         features, labels, mode, config=config)
 
   def _build_core_estimator(self):
-    import tensorflow.compat.v1 as tf  # pylint: disable=import-outside-toplevel
-    est = _estimator_api()
+    return _core_estimator_of(self, lambda features, labels, mode, config: self._call_model_fn(
+        features, labels, mode, config=config))
 
-    def core_model_fn(features, labels, mode, config):
-      if mode == ModeKeys.TRAIN:
-        self._labels_info = _signature(labels)
-      elif labels is None and mode == ModeKeys.INFER:
-        labels = _placeholders(self._labels_info)  # TF 1.15 gave model_fn label placeholders
-      ops = self._call_model_fn(features, labels, mode, config=config)
-      metrics = {}
-      for key, value in ops.eval_metric_ops.items():
-        # TF 1.15 reported a model_fn's own "loss" metric (a head's) instead of the mean loss; tf.estimator
-        # refuses the key, so it travels under another one (see `evaluate`)
-        key = _OWN_LOSS if key == "loss" else key
-        metrics[key] = tuple(value) if isinstance(value, (tuple, list)) else (value, tf.no_op())
-      predictions = ops.predictions
-      if predictions is not None and not isinstance(predictions, dict):
-        predictions = {_SINGLE: predictions}
-      export_outputs = None
-      if mode == ModeKeys.INFER:
-        export_outputs = {"serving_default": est.export.PredictOutput(
-            {k if k != _SINGLE else "output": v for k, v in predictions.items()})}
-      return est.EstimatorSpec(
-          mode=mode, predictions=predictions, loss=ops.loss,
-          train_op=ops.train_op if mode == ModeKeys.TRAIN else None,
-          eval_metric_ops=metrics, export_outputs=export_outputs,
-          training_chief_hooks=ops.training_chief_hooks, training_hooks=ops.training_hooks,
-          scaffold=ops.scaffold)
+  # TF 1.15's Estimator methods of the BaseEstimator protocol
+  def _get_train_ops(self, features, labels):
+    return self._call_model_fn(features, labels, ModeKeys.TRAIN)
 
-    return est.Estimator(model_fn=core_model_fn, model_dir=self._model_dir,
-                         config=self._config)
+  def _get_eval_ops(self, features, labels, metrics):
+    ops = self._call_model_fn(features, labels, ModeKeys.EVAL)
+    features, labels = self._feature_engineering_fn(features, labels)
+    if metrics:
+      ops.eval_metric_ops.update(_make_metric_ops(metrics, features, labels, ops.predictions))
+    return ops
+
+  def _get_predict_ops(self, features):
+    return self._call_model_fn(features, _placeholders(self._labels_info), ModeKeys.INFER)
+
+
+def _core_estimator_of(owner, model_fn_ops):
+  """A tf.estimator.Estimator running `model_fn_ops(features, labels, mode, config)` (a ModelFnOps) for the
+  contrib.learn estimator `owner` (TF 1.15's label placeholders in INFER mode, its export signatures)."""
+  import tensorflow.compat.v1 as tf  # pylint: disable=import-outside-toplevel
+  est = _estimator_api()
+
+  def core_model_fn(features, labels, mode, config):
+    if mode == ModeKeys.TRAIN:
+      owner._labels_info = _signature(labels)
+    elif labels is None and mode == ModeKeys.INFER:
+      labels = _placeholders(owner._labels_info)  # TF 1.15 gave model_fn label placeholders
+    ops = model_fn_ops(features, labels, mode, config)
+    metrics = {}
+    for key, value in ops.eval_metric_ops.items():
+      # TF 1.15 reported a model_fn's own "loss" metric (a head's) instead of the mean loss; tf.estimator
+      # refuses the key, so it travels under another one (see `evaluate`)
+      key = _OWN_LOSS if key == "loss" else key
+      metrics[key] = tuple(value) if isinstance(value, (tuple, list)) else (value, tf.no_op())
+    predictions = ops.predictions
+    if predictions is not None and not isinstance(predictions, dict):
+      predictions = {_SINGLE: predictions}
+    export_outputs = None
+    if mode == ModeKeys.INFER and getattr(owner, "_export_request", None) is not None:
+      export_outputs = _standardized_export_outputs(ops, owner._export_request["default_output_key"])
+    elif mode == ModeKeys.INFER:
+      export_outputs = {"serving_default": est.export.PredictOutput(
+          {k if k != _SINGLE else "output": v for k, v in predictions.items()})}
+    return est.EstimatorSpec(
+        mode=mode, predictions=predictions, loss=ops.loss,
+        train_op=ops.train_op if mode == ModeKeys.TRAIN else None,
+        eval_metric_ops=metrics, export_outputs=export_outputs,
+        training_chief_hooks=ops.training_chief_hooks, training_hooks=ops.training_hooks,
+        scaffold=ops.scaffold)
+
+  return est.Estimator(model_fn=core_model_fn, model_dir=owner._model_dir,
+                       config=owner._config)
 
 
 class SKCompat(object):

@@ -3,12 +3,12 @@
 Place in the data flow (DESIGN.md): tf.compat.v1.train hooks <- **contrib.learn.monitors** <-
 contrib.learn.estimator, contrib.learn.experiment.
 
-TF 1.15 itself ran every monitor through `RunHookAdapterForMonitors`; here each monitor is a hook. Those
-with a TF hook of the same behaviour are that hook under the monitor's signature (`StopAtStep`,
-`CheckpointSaver`, `StepCounter`, `SummarySaver`, `NanLoss`, `PrintTensor`); `ValidationMonitor` is ours:
-every `every_n_steps` steps, when a newer checkpoint exists and `check_interval_secs` have passed, it
-evaluates the estimator it was given to and keeps `best_step` / `best_value` / `best_metrics`; after
-`early_stopping_rounds` steps without a better `early_stopping_metric` it stops training, as TF 1.15's did.
+TF 1.15 itself ran every monitor through `RunHookAdapterForMonitors`; here each monitor is also a hook.
+`StopAtStep`, `CheckpointSaver`, `StepCounter`, `SummarySaver`, `NanLoss` and `PrintTensor` are TF 1.15's classes
+(BaseMonitor / EveryN subclasses, their step arithmetic, their errors); `ValidationMonitor` is ours: every
+`every_n_steps` steps, when a newer checkpoint exists and `check_interval_secs` have passed, it evaluates the
+estimator it was given to and keeps `best_step` / `best_value` / `best_metrics`; after `early_stopping_rounds`
+steps without a better `early_stopping_metric` it stops training, as TF 1.15's did.
 
 TF 1.15's monitor protocol is here too, TF 1.15's code: `BaseMonitor` (begin(max_steps) / step_begin(step) ->
 fetches / step_end(step, outputs) -> stop / post_step / end, and the epoch calls), `EveryN` (its every_n_*
@@ -20,6 +20,7 @@ RunHookAdapterForMonitors runs it (step = global step + 1), so an estimator taki
 """
 
 import inspect
+import os
 import time
 
 import numpy as np
@@ -38,50 +39,6 @@ def _tf():
 class NanLossDuringTrainingError(RuntimeError):
   def __str__(self):
     return "NaN loss during training."
-
-
-def StopAtStep(num_steps=None, last_step=None):  # pylint: disable=invalid-name
-  """Stops after `num_steps` more steps or at `last_step` (a StopAtStepHook)."""
-  return _tf().train.StopAtStepHook(num_steps=num_steps, last_step=last_step)
-
-
-def CheckpointSaver(checkpoint_dir, save_secs=None, save_steps=None, saver=None,  # pylint: disable=invalid-name
-                    checkpoint_basename="model.ckpt", scaffold=None):
-  """Saves checkpoints every `save_secs` or `save_steps` (a CheckpointSaverHook)."""
-  return _tf().train.CheckpointSaverHook(checkpoint_dir, save_secs=save_secs,
-                                         save_steps=save_steps, saver=saver,
-                                         checkpoint_basename=checkpoint_basename,
-                                         scaffold=scaffold)
-
-
-def StepCounter(every_n_steps=100, output_dir=None, summary_writer=None):  # pylint: disable=invalid-name
-  """Writes global_step/sec every `every_n_steps` steps (a StepCounterHook)."""
-  return _tf().train.StepCounterHook(every_n_steps=every_n_steps, output_dir=output_dir,
-                                     summary_writer=summary_writer)
-
-
-def SummarySaver(summary_op, save_steps=100, output_dir=None, summary_writer=None,  # pylint: disable=invalid-name
-                 scaffold=None):
-  """Writes `summary_op` every `save_steps` steps (a SummarySaverHook)."""
-  return _tf().train.SummarySaverHook(save_steps=save_steps, output_dir=output_dir,
-                                      summary_writer=summary_writer, scaffold=scaffold,
-                                      summary_op=summary_op)
-
-
-def NanLoss(loss_tensor, every_n_steps=100, fail_on_nan_loss=True):  # pylint: disable=invalid-name
-  """Stops (or fails) on a NaN loss (a NanTensorHook; it checks every step, not every_n_steps)."""
-  del every_n_steps
-  return _tf().train.NanTensorHook(loss_tensor, fail_on_nan_loss=fail_on_nan_loss)
-
-
-def PrintTensor(tensor_names, every_n=100, first_n=1):  # pylint: disable=invalid-name
-  """Logs the named tensors every `every_n` steps (a LoggingTensorHook; first_n is not kept)."""
-  del first_n
-  if isinstance(tensor_names, dict):
-    tensors = tensor_names
-  else:
-    tensors = {name: name for name in tensor_names}
-  return _tf().train.LoggingTensorHook(tensors, every_n_iter=every_n)
 
 
 def replace_monitors_with_hooks(monitors_or_hooks, estimator):
@@ -486,6 +443,208 @@ class RunHookAdapterForMonitors(V1.train.SessionRunHook):
         m.end()
 
 
+# -- TF 1.15's monitors (its code): BaseMonitors, so an estimator runs them as hooks (see BaseMonitor) --------
+class StopAtStep(BaseMonitor):
+  """Requests a stop after `num_steps` steps from the first one it sees, or at `last_step`."""
+
+  def __init__(self, num_steps=None, last_step=None):
+    super(StopAtStep, self).__init__()
+    if num_steps is None and last_step is None:
+      raise ValueError("One of num_steps or last_step must be specified.")
+    if num_steps is not None and last_step is not None:
+      raise ValueError("Only one of num_steps or last_step can be specified.")
+    self._num_steps = num_steps
+    self._last_step = last_step
+
+  @property
+  def run_on_all_workers(self):
+    return True
+
+  def step_begin(self, step):
+    super(StopAtStep, self).step_begin(step)
+    if self._last_step is None:
+      self._last_step = step + self._num_steps - 1
+    return []
+
+  def step_end(self, step, output):
+    super(StopAtStep, self).step_end(step, output)
+    return step >= self._last_step
+
+
+class PrintTensor(EveryN):
+  """Logs the given tensors (a dict tag -> tensor name, or names) every N steps and the first N steps."""
+
+  def __init__(self, tensor_names, every_n=100, first_n=1):
+    super(PrintTensor, self).__init__(every_n, first_n)
+    if not isinstance(tensor_names, dict):
+      tensor_names = {item: item for item in tensor_names}
+    self._tensor_names = tensor_names
+
+  def every_n_step_begin(self, step):
+    super(PrintTensor, self).every_n_step_begin(step)
+    return list(self._tensor_names.values())
+
+  def every_n_step_end(self, step, outputs):
+    super(PrintTensor, self).every_n_step_end(step, outputs)
+    stats = []
+    for tag, tensor_name in self._tensor_names.items():
+      if tensor_name in outputs:
+        stats.append("%s = %s" % (tag, str(_extract_output(outputs, tensor_name))))
+    V1.logging.info("Step %d: %s", step, ", ".join(stats))
+
+
+class SummarySaver(EveryN):
+  """Writes `summary_op` (or the scaffold's) every `save_steps` steps."""
+
+  def __init__(self, summary_op, save_steps=100, output_dir=None, summary_writer=None, scaffold=None):
+    super(SummarySaver, self).__init__(every_n_steps=save_steps)
+    self._summary_op = summary_op
+    self._summary_writer = summary_writer
+    if summary_writer is None and output_dir:
+      self._summary_writer = V1.summary.FileWriter(output_dir)
+    self._scaffold = scaffold
+
+  def set_estimator(self, estimator):
+    super(SummarySaver, self).set_estimator(estimator)
+    if self._summary_writer is None:
+      self._summary_writer = V1.summary.FileWriter(estimator.model_dir)
+
+  def every_n_step_begin(self, step):
+    super(SummarySaver, self).every_n_step_begin(step)
+    if self._summary_op is None and self._scaffold is not None:
+      self._summary_op = self._scaffold.summary_op
+    if self._summary_op is not None:
+      return [self._summary_op]
+    return []
+
+  def every_n_step_end(self, step, outputs):
+    super(SummarySaver, self).every_n_step_end(step, outputs)
+    if self._summary_op is not None:
+      summary_strs = _extract_output(outputs, self._summary_op)
+      if self._summary_writer:
+        self._summary_writer.add_summary(summary_strs, step)
+    return False
+
+  def end(self, session=None):
+    super(SummarySaver, self).end(session=session)
+    if self._summary_writer:
+      self._summary_writer.flush()
+
+
+class CheckpointSaver(BaseMonitor):
+  """Saves checkpoints every `save_secs` or `save_steps` steps, and at the end (with `saver` or the
+  scaffold's saver)."""
+
+  def __init__(self, checkpoint_dir, save_secs=None, save_steps=None, saver=None,
+               checkpoint_basename="model.ckpt", scaffold=None):
+    V1.logging.info("Create CheckpointSaver.")
+    super(CheckpointSaver, self).__init__()
+    self._saver = saver
+    self._summary_writer = V1.summary.FileWriterCache.get(checkpoint_dir)
+    self._save_path = os.path.join(checkpoint_dir, checkpoint_basename)
+    self._scaffold = scaffold
+    self._save_secs = save_secs
+    self._save_steps = save_steps
+    self._last_saved_time = None
+    self._last_begin_step = None
+    self._last_saved_step = None
+    if save_steps is None and save_secs is None:
+      raise ValueError("Either save_steps or save_secs should be provided")
+    if (save_steps is not None) and (save_secs is not None):
+      raise ValueError("Can not provide both save_steps and save_secs.")
+
+  def begin(self, max_steps=None):
+    super(CheckpointSaver, self).begin(max_steps)
+    self._last_saved_time = None
+    self._last_begin_step = None
+    self._last_saved_step = None
+
+  def step_begin(self, step):
+    super(CheckpointSaver, self).step_begin(step)
+    self._last_begin_step = step
+
+  def post_step(self, step, session):
+    super(CheckpointSaver, self).post_step(step, session)
+    if self._last_saved_time is None:
+      self._save(step, session)
+    if self._save_steps is not None:
+      if step >= self._last_saved_step + self._save_steps:
+        self._save(step, session)
+    if self._save_secs is not None:
+      if time.time() >= self._last_saved_time + self._save_secs:
+        self._save(step, session)
+
+  def end(self, session=None):
+    super(CheckpointSaver, self).end(session)
+    self._save(self._last_begin_step, session)
+
+  def _save(self, step, session):
+    if step == self._last_saved_step:
+      return
+    V1.logging.info("Saving checkpoints for %d into %s.", step, self._save_path)
+    self._last_saved_time = time.time()
+    self._last_saved_step = step
+    if self._saver is None:
+      self._scaffold.saver.save(session, self._save_path, global_step=step)
+    else:
+      self._saver.save(session, self._save_path, global_step=step)
+    self._summary_writer.add_session_log(
+        V1.SessionLog(status=V1.SessionLog.CHECKPOINT, checkpoint_path=self._save_path), step)
+
+
+class StepCounter(EveryN):
+  """Writes global_step/sec every `every_n_steps` steps."""
+
+  def __init__(self, every_n_steps=100, output_dir=None, summary_writer=None):
+    super(StepCounter, self).__init__(every_n_steps=every_n_steps)
+    self._summary_tag = "global_step/sec"
+    self._last_reported_step = None
+    self._last_reported_time = None
+    self._summary_writer = summary_writer
+    if summary_writer is None and output_dir:
+      self._summary_writer = V1.summary.FileWriterCache.get(output_dir)
+
+  def set_estimator(self, estimator):
+    super(StepCounter, self).set_estimator(estimator)
+    if self._summary_writer is None:
+      self._summary_writer = V1.summary.FileWriterCache.get(estimator.model_dir)
+
+  def every_n_step_end(self, current_step, outputs):
+    current_time = time.time()
+    if self._last_reported_time is not None and self._summary_writer:
+      added_steps = current_step - self._last_reported_step
+      elapsed_time = current_time - self._last_reported_time
+      steps_per_sec = added_steps / elapsed_time
+      summary = V1.Summary(value=[V1.Summary.Value(tag=self._summary_tag, simple_value=steps_per_sec)])
+      self._summary_writer.add_summary(summary, current_step)
+    self._last_reported_step = current_step
+    self._last_reported_time = current_time
+
+
+class NanLoss(EveryN):
+  """Checks the loss every `every_n_steps` steps: NaN raises NanLossDuringTrainingError (or stops)."""
+
+  def __init__(self, loss_tensor, every_n_steps=100, fail_on_nan_loss=True):
+    super(NanLoss, self).__init__(every_n_steps=every_n_steps)
+    self._loss_tensor = loss_tensor
+    self._fail_on_nan_loss = fail_on_nan_loss
+
+  def every_n_step_begin(self, step):
+    super(NanLoss, self).every_n_step_begin(step)
+    return [self._loss_tensor]
+
+  def every_n_step_end(self, step, outputs):
+    super(NanLoss, self).every_n_step_end(step, outputs)
+    if np.isnan(_extract_output(outputs, self._loss_tensor)):
+      failure_message = "Model diverged with loss = NaN."
+      if self._fail_on_nan_loss:
+        V1.logging.error(failure_message)
+        raise NanLossDuringTrainingError
+      V1.logging.warning(failure_message)
+      return True  # stop, without an error
+    return None
+
+
 def _validation_monitor_class():
   tf = _tf()
 
@@ -535,7 +694,7 @@ def _validation_monitor_class():
       return tf.train.SessionRunArgs(self._global_step)
 
     def after_run(self, run_context, run_values):
-      step = int(run_values.results)
+      step = run_values.results  # the global step as run (numpy), as TF 1.15 kept it
       if self._last_checked_step is not None and step - self._last_checked_step < self._every_n_steps:
         return
       self._last_checked_step = step

@@ -2,7 +2,8 @@
 
 Place in the data flow (DESIGN.md): contrib.learn (our own code, TF 1.15's semantics) <- compat (the
 facade, the runner) <- cli. TF 1.15 downloaded missing files (`maybe_download`); tf1clip never uses the
-network: a file that is not there is an error saying which file to put where.
+network: a file that is not there is an error saying which file to put where (a file:// source URL is
+copied, as TF 1.15's urllib did).
 """
 
 import collections
@@ -21,8 +22,14 @@ Dataset = collections.namedtuple("Dataset", ["data", "target"])
 Datasets = collections.namedtuple("Datasets", ["train", "validation", "test"])
 
 
-class DatasetFileMissingError(FileNotFoundError):
-  """A data file TF 1.x would have downloaded is not on disk (tf1clip does not download)."""
+class DatasetFileMissingError(tf.errors.NotFoundError, FileNotFoundError):
+  """A data file TF 1.x would have downloaded (or read) is not on disk (tf1clip does not download).
+
+  A tf.errors.NotFoundError, as TF 1.15's gfile raised for a missing CSV, and a FileNotFoundError.
+  """
+
+  def __init__(self, message):
+    tf.errors.NotFoundError.__init__(self, None, None, message)
 
 
 def load_csv_with_header(filename, target_dtype, features_dtype, target_column=-1):
@@ -39,7 +46,8 @@ def load_csv_with_header(filename, target_dtype, features_dtype, target_column=-
 
   Raises:
     DatasetFileMissingError: no such file.
-    ValueError: a row that does not parse, or more rows than the header announces.
+    ValueError: a row that does not parse.
+    IndexError: more rows than the header announces (TF 1.15's error).
   """
   _require(filename)
   with tf.io.gfile.GFile(filename) as csv_file:
@@ -50,7 +58,7 @@ def load_csv_with_header(filename, target_dtype, features_dtype, target_column=-
     target = np.zeros((n_samples,), dtype=target_dtype)
     for i, row in enumerate(rows):
       if i >= n_samples:
-        raise ValueError("%s has more rows than its header's n_samples=%d" % (filename, n_samples))
+        raise IndexError("%s has more rows than its header's n_samples=%d" % (filename, n_samples))
       target[i] = np.asarray(row.pop(target_column), dtype=target_dtype)
       data[i] = np.asarray(row, dtype=features_dtype)
   return Dataset(data=data, target=target)
@@ -87,25 +95,40 @@ def _require(filename):
 
 
 def maybe_download(filename, work_directory, source_url):
-  """The path of `filename` in `work_directory`, which must already hold it (tf1clip does not download).
+  """The path of `filename` in `work_directory` (made if missing), copied there from a file:// `source_url`
+  when it is not there yet (TF 1.15 downloaded any URL; tf1clip does not use the network).
 
   Args:
     filename: the file's name.
     work_directory: the directory it must be in.
-    source_url: where TF 1.x would have downloaded it from (named in the error).
+    source_url: where TF 1.x would have downloaded it from (a file:// URL is copied; others are named in
+      the error).
 
   Returns:
     os.path.join(work_directory, filename).
 
   Raises:
-    DatasetFileMissingError: the file is not there; the message says what to download from where.
+    DatasetFileMissingError: the file is not there and `source_url` is not a local file; the message says
+      what to download from where.
   """
+  if not tf.io.gfile.exists(work_directory):
+    tf.io.gfile.makedirs(work_directory)
   path = os.path.join(work_directory, filename)
   if not tf.io.gfile.exists(path):
-    raise DatasetFileMissingError(
-        "%s is missing: tf1clip does not download datasets. Download %s and put it in %s"
-        % (path, source_url, os.path.abspath(work_directory)))
+    if not _is_local_url(source_url):
+      raise DatasetFileMissingError(
+          "%s is missing: tf1clip does not download datasets. Download %s and put it in %s"
+          % (path, source_url, os.path.abspath(work_directory)))
+    temp_file_name, _ = urlretrieve_with_retry(source_url)
+    tf.io.gfile.copy(temp_file_name, path)
+    with tf.io.gfile.GFile(path) as f:
+      size = f.size()
+    print("Successfully downloaded", filename, size, "bytes.")
   return path
+
+
+def _is_local_url(url):
+  return isinstance(url, str) and url.startswith("file:")
 
 
 def shrink_csv(filename, ratio):
@@ -167,14 +190,21 @@ def retry(initial_delay, max_delay, factor=2.0, jitter=0.25, is_retriable=None):
 
 
 def urlretrieve_with_retry(url, filename=None):
-  """TF 1.15 downloaded `url` here (urllib, retried on timeouts); tf1clip does not use the network.
+  """`urllib.request.urlretrieve(url, filename)` of a file:// URL (TF 1.15 fetched any URL, retried on
+  timeouts; tf1clip does not use the network).
+
+  Returns:
+    (the local file name, the headers), as urlretrieve.
 
   Raises:
-    DatasetFileMissingError: always; the message names the URL to fetch by hand.
+    DatasetFileMissingError: `url` is not a file:// URL; the message names the URL to fetch by hand.
   """
-  raise DatasetFileMissingError(
-      "urlretrieve_with_retry(%r): tf1clip does not download; fetch the file yourself%s" % (
-          url, " into %s" % filename if filename else ""))
+  if not _is_local_url(url):
+    raise DatasetFileMissingError(
+        "urlretrieve_with_retry(%r): tf1clip does not download; fetch the file yourself%s" % (
+            url, " into %s" % filename if filename else ""))
+  import urllib.request  # pylint: disable=import-outside-toplevel
+  return urllib.request.urlretrieve(url, filename)
 
 
 # The two small datasets TF 1.15 shipped inside contrib.learn (data/iris.csv, data/boston_house_prices.csv: the

@@ -99,7 +99,8 @@ class DataSet:
 
   Raises:
     TypeError: a dtype other than uint8 or float32.
-    ValueError: images and labels of different lengths.
+    AssertionError: images and labels of different lengths, or reshape of images deeper than 1 (TF 1.15's
+      asserts).
   """
 
   def __init__(self, images, labels, fake_data=False, one_hot=False, dtype=tf.float32,
@@ -114,11 +115,11 @@ class DataSet:
       self.one_hot = one_hot
     else:
       if images.shape[0] != labels.shape[0]:
-        raise ValueError("images.shape: %s labels.shape: %s" % (images.shape, labels.shape))
+        raise AssertionError("images.shape: %s labels.shape: %s" % (images.shape, labels.shape))
       self._num_examples = images.shape[0]
       if reshape:
         if images.shape[3] != 1:
-          raise ValueError("reshape=True needs images of depth 1, got shape %s" % (images.shape,))
+          raise AssertionError("reshape=True needs images of depth 1, got shape %s" % (images.shape,))
         images = images.reshape(images.shape[0], images.shape[1] * images.shape[2])
       if dtype == tf.float32:
         images = np.multiply(images.astype(np.float32), 1.0 / 255.0)
