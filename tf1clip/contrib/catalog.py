@@ -69,9 +69,6 @@ SIGNATURE_DIFFERENCES = {
     "tf.contrib.lookup.HashTable": (
         "TensorFlow 2.21's lookup_ops.HashTable (TF 1.15's own class): `shared_name` is gone (tables are "
         "no longer shared between sessions by name); pass `name=` by keyword"),
-    "tf.contrib.summary.graph": (
-        "TensorFlow 2.21's summary_ops_v2.graph(graph_data): TF 1.15's (param, step, name) wrote a "
-        "serialized GraphDef at a step; today it writes the given graph for the default writer's step"),
     "tf.contrib.eager.": (
         "TensorFlow 2.21's own objects that continued tfe's (tf.function for defun, OwnedIterator for Iterator, "
         "tf.py_function for py_func, ...): their parameters evolved with TensorFlow (experimental_relax_shapes "
@@ -528,9 +525,11 @@ SERVED.update({"tf.contrib.eager." + name: source for name, source in (
 # contrib.summary: TF 1.15's module was summary_ops_v2's graph-mode writer API, still in TF 2.21.
 _serve("summary", "tensorflow.python.ops.summary_ops_v2:", """
     SummaryWriter always_record_summaries audio create_file_writer
-    create_summary_file_writer eval_dir flush generic graph histogram image import_event initialize
+    create_summary_file_writer eval_dir flush generic histogram image import_event initialize
     never_record_summaries record_summaries_every_n_global_steps scalar should_record_summaries
     summary_writer_initializer_op""")
+SERVED["tf.contrib.summary.graph"] = (  # TF 1.15's graph(param, step, name), kept as graph_v1
+    "tensorflow.python.ops.summary_ops_v2:graph_v1")
 SERVED["tf.contrib.summary.all_summary_ops"] = (  # the same function, renamed
     "tensorflow.python.ops.summary_ops_v2:all_v2_summary_ops")
 SERVED["tf.contrib.summary.create_db_writer"] = "tf1clip.contrib.summary:create_db_writer"

@@ -78,6 +78,13 @@ class ParameterServerStrategy(tf.compat.v1.distribute.experimental.ParameterServ
 
   def __init__(self, num_gpus_per_worker=0):
     super().__init__(cluster_resolver=_cluster_resolver(num_gpus_per_worker))
+    extended = self.extended
+    if extended._cluster_spec is None:  # pylint: disable=protected-access
+      # One machine: TF 1.15 kept the parameter device as it named it ("/device:CPU:0", or "/device:GPU:0" with
+      # one GPU); TensorFlow 2.21 canonicalizes it ("/replica:0/task:0/device:CPU:0"). The same device.
+      device = "/device:GPU:0" if num_gpus_per_worker == 1 else "/device:CPU:0"
+      extended._variable_device = device  # pylint: disable=protected-access
+      extended._parameter_devices = (device,)  # pylint: disable=protected-access
 
 
 class CollectiveAllReduceStrategy(tf.compat.v1.distribute.experimental.MultiWorkerMirroredStrategy):
