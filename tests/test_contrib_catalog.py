@@ -28,12 +28,14 @@ def test_every_provided_name_resolves_to_an_object(name):
 
 
 def test_reexports_are_the_owning_modules_objects():
-  training_op = importlib.import_module("tf1clip.training_op")
   optimizer_module = importlib.import_module("tf1clip.optimizer")
   assert contrib.estimator.clip_gradients_by_norm is optimizer_module.clip_gradients_by_norm
-  assert contrib.layers.optimize_loss is training_op.optimize_loss
-  assert contrib.layers.adaptive_clipping_fn is training_op.adaptive_clipping_fn
-  assert contrib.layers.OPTIMIZER_CLS_NAMES is training_op.OPTIMIZER_CLS_NAMES
+  # optimize_loss is TF 1.15's (tf-slim's), the same object as slim.optimize_loss, as TF 1.15 served it
+  served = contrib.layers.optimize_loss  # (applies tf-slim's shim)
+  optimizers = importlib.import_module("tf_slim.layers.optimizers")
+  assert served is optimizers.optimize_loss is contrib.slim.optimize_loss
+  assert contrib.layers.adaptive_clipping_fn is optimizers.adaptive_clipping_fn
+  assert contrib.layers.OPTIMIZER_CLS_NAMES is optimizers.OPTIMIZER_CLS_NAMES
 
 
 def test_rnn_cells_are_the_classes_tf_compat_v1_serves_with_legacy_keras():

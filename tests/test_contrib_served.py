@@ -50,7 +50,7 @@ def test_contrib_layers_serves_tf_slims_objects_and_ports_only_what_slim_lacks()
   for name in ("fully_connected", "flatten", "layer_norm", "xavier_initializer", "l2_regularizer",
                "variance_scaling_initializer", "apply_regularization", "conv2d"):
     assert getattr(contrib.layers, name) is getattr(tf_slim, name), name
-  assert contrib.layers.optimize_loss.__module__ == "tf1clip.training_op"
+  assert contrib.layers.optimize_loss.__module__ == "tf_slim.layers.optimizers"
   assert contrib.layers.embed_sequence.__module__ == "tf1clip.contrib.layers.encoders"
 
 

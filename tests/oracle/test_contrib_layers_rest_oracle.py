@@ -112,7 +112,7 @@ fetch["scattered_sparse"] = [slim.scattered_embedding_lookup_sparse(params, sp_v
 sc_col = L.scattered_embedding_column("word", size=10, dimension=3, hash_key=5, combiner="sum",
                                       initializer=tf.constant_initializer(np.arange(10) * 0.1))
 report("scattered_column", [sc_col.name, sorted(L.create_feature_spec_for_parsing([sc_col]))])
-with tf.Graph().as_default():  # its own graph: input_from_feature_columns names its variable otherwise (below)
+with tf.Graph().as_default():  # its own graph
     sc_input = L.input_from_feature_columns(
         {"word": tf.SparseTensor([[0, 0], [0, 1], [1, 0]], tf.constant(["a", "b", "b"]), [2, 2])}, [sc_col])
     report("scattered_column_vars", [v.op.name for v in tf.global_variables()])
@@ -207,8 +207,6 @@ report_errors("legacy_hash", [("cross", lambda: tf.contrib.slim.sparse_feature_c
 def test_contrib_layers_rest_matches_tf115():
   tf115, ours = run_both(SNIPPET + LEGACY_HASH)
   assert_same(tf115, ours, rtol=1e-5, atol=1e-6, differences={
-      "scattered_column_vars": "input_from_feature_columns runs tf.compat.v1.feature_column.input_layer, which "
-                               "adds an input_layer/ scope (contrib.layers.feature_column's documented difference)",
       "legacy_hash": "TF 1.15's legacy SparseFeatureCross hash (hash_key=None) has no TensorFlow 2.21 op: "
                      "tf1clip raises NotImplementedError naming hash_key=SPARSE_FEATURE_CROSS_DEFAULT_HASH_KEY"})
   assert ours["legacy_hash"] == {"cross": "NotImplementedError", "scattered": "NotImplementedError"}

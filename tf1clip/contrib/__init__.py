@@ -11,7 +11,7 @@ that still exist elsewhere are served as those objects, through `catalog.SERVED`
                   (tensorflow-estimator 2.15) and tf.compat.v1.tpu's ops
   cluster_resolver  tf.distribute.cluster_resolver (TPUClusterResolver with a clear no-TPU error)
   data            tf.compat.v1.data.experimental's functions, and TF 1.15's four deprecated wrappers
-  layers          optimize_loss, adaptive_clipping_fn, OPTIMIZER_CLS_NAMES (tf1clip.training_op),
+  layers          optimize_loss, adaptive_clipping_fn, OPTIMIZER_CLS_NAMES (tf-slim, TF 1.15's code),
                   initializers, regularizers, fully_connected, layer_norm, flatten, embed_sequence;
                   conv2d, batch_norm, max_pool2d, dropout, repeat, stack, summarize_*, ... (tf-slim)
   rnn             the TF1 cells and wrappers (tf-keras' legacy cells), static_rnn, NASCell, the block

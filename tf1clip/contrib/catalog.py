@@ -145,10 +145,8 @@ PROVIDED = {
     **{"tf.contrib.data." + name: _PORT + " (tensorflow dropped it)" for name in (
         "assert_element_shape", "reduce_dataset", "read_batch_features", "CheckpointInputPipelineHook")},
     # contrib.layers
-    "tf.contrib.layers.optimize_loss": "tf1clip.training_op.optimize_loss",
-    "tf.contrib.layers.adaptive_clipping_fn": "tf1clip.training_op.adaptive_clipping_fn",
-    "tf.contrib.layers.OPTIMIZER_CLS_NAMES": "tf1clip.training_op.OPTIMIZER_CLS_NAMES",
-    "tf.contrib.layers.OPTIMIZER_SUMMARIES": "tf1clip.training_op.OPTIMIZER_SUMMARIES",
+    **{"tf.contrib.layers." + name: _SLIM + ".optimizers." + name + " (TF 1.15's code, = tf.contrib.slim's)"
+       for name in ("optimize_loss", "adaptive_clipping_fn", "OPTIMIZER_CLS_NAMES", "OPTIMIZER_SUMMARIES")},
     "tf.contrib.layers.embed_sequence": _PORT + "; variable EmbedSequence/embeddings",
     "tf.contrib.layers.bow_encoder": _PORT + "; variable bow_encoder/embeddings",
     # contrib.rnn
@@ -256,7 +254,8 @@ PROVIDED = {
     "tf.contrib.seq2seq.gather_tree": _PORT,
     # contrib.framework
     "tf.contrib.framework.get_or_create_global_step": "tf.compat.v1.train.get_or_create_global_step",
-    "tf.contrib.framework.get_global_step": "tf.compat.v1.train.get_global_step",
+    "tf.contrib.framework.get_global_step": _SLIM + ".get_global_step (TF 1.15's deprecated wrapper of "
+                                            "tf.compat.v1.train.get_global_step)",
     **{"tf.contrib.framework." + name: _PORT + " (TF 1.15's parameter names; tf.train's function inside)"
        for name in ("list_variables", "load_variable", "load_checkpoint", "init_from_checkpoint")},
     "tf.contrib.lookup.string_to_index": _PORT + " (index_table_from_tensor(...).lookup)",
@@ -274,10 +273,10 @@ PROVIDED = {
     "tf.contrib.framework.get_variables_to_restore": _PORT,
     "tf.contrib.framework.get_model_variables": _PORT,
     "tf.contrib.framework.get_trainable_variables": _PORT,
-    "tf.contrib.framework.get_local_variables": _PORT,
+    "tf.contrib.framework.get_local_variables": _SLIM + ".get_local_variables",
     "tf.contrib.framework.get_variables_by_name": _PORT,
-    "tf.contrib.framework.get_variables_by_suffix": _PORT,
-    "tf.contrib.framework.add_model_variable": _PORT,
+    "tf.contrib.framework.get_variables_by_suffix": _SLIM + ".get_variables_by_suffix",
+    "tf.contrib.framework.add_model_variable": _SLIM + ".add_model_variable",
     "tf.contrib.framework.model_variable": _PORT,
     "tf.contrib.framework.variable": _PORT,
     # contrib.opt
@@ -383,6 +382,10 @@ _serve("layers", "tf_slim:", """
     summarize_tensor summarize_tensors summarize_variables summarize_weights RevBlock rev_block
     recompute_grad""")
 _serve("layers", "tf_slim.layers:layers", "poincare_normalize")
+# optimize_loss and its helpers: TF 1.15's code (contrib/layers/optimizers.py moved to tf-slim), the same objects as
+# tf.contrib.slim.optimize_loss, as in TF 1.15 (tf1clip.optimize_loss is tf1clip's own, with its fixes)
+_serve("layers", "tf_slim.layers:optimizers",
+       "optimize_loss adaptive_clipping_fn OPTIMIZER_CLS_NAMES OPTIMIZER_SUMMARIES")
 # TF 1.15's contrib.layers.summaries module is tf-slim's (the summarize_* functions above come from it)
 SERVED["tf.contrib.layers.summaries"] = "tf_slim.layers.summaries:"
 _serve("layers", "tensorflow:compat.v1.nn", "safe_embedding_lookup_sparse")
@@ -392,7 +395,8 @@ _serve("framework", "tf_slim:", """
     arg_scope add_arg_scope arg_scoped_arguments has_arg_scope current_arg_scope arg_scope_func_key
     assign_from_checkpoint assign_from_checkpoint_fn assign_from_values assign_from_values_fn
     local_variable global_variable filter_variables get_unique_variable get_variable_full_name
-    assert_global_step assert_or_get_global_step create_global_step VariableDeviceChooser""")
+    assert_global_step assert_or_get_global_step create_global_step VariableDeviceChooser
+    get_global_step add_model_variable get_local_variables get_variables_by_suffix""")
 _serve("framework", "tensorflow:compat.v1", "is_tensor convert_to_tensor_or_sparse_tensor")
 SERVED["tf.contrib.framework.nest"] = "tf1clip.contrib.framework_nest:"
 _serve("framework", "tensorflow:", "sort argsort")  # TF 1.13 moved them from contrib to core

@@ -9,7 +9,9 @@ the global collection, and `get_variables_to_restore(include, exclude)` picks by
 fine-tuning scripts did to restore all but the last layer.
 
 The rest of TF 1.15's contrib.framework is served from where it lives now (`catalog.SERVED`):
-`arg_scope`, `add_arg_scope`, `assign_from_checkpoint(_fn)`, `local_variable`, ... are tf-slim's
+`arg_scope`, `add_arg_scope`, `assign_from_checkpoint(_fn)`, `local_variable`, `get_global_step`,
+`add_model_variable`, `get_local_variables`, `get_variables_by_suffix`, ... are tf-slim's (the same objects as
+tf.contrib.slim's, as in TF 1.15)
 (TF 1.15 moved them there), `list_variables`, `load_variable`, `init_from_checkpoint` are
 `tf.train`'s, and `nest` is TensorFlow's `tensorflow.python.util.nest` module.
 """
@@ -23,7 +25,6 @@ from tf1clip.contrib import catalog
 _GraphKeys = tf.compat.v1.GraphKeys
 
 get_or_create_global_step = tf.compat.v1.train.get_or_create_global_step
-get_global_step = tf.compat.v1.train.get_global_step
 
 
 # TF 1.15's contrib.framework checkpoint helpers: tf.train's functions under TF 1.15's parameter names
@@ -104,12 +105,6 @@ def model_variable(name, shape=None, dtype=tf.float32, initializer=None, regular
                   synchronization=synchronization, aggregation=aggregation)
 
 
-def add_model_variable(var):
-  """Adds `var` to MODEL_VARIABLES unless it is already there."""
-  if var not in tf.compat.v1.get_collection(_GraphKeys.MODEL_VARIABLES):
-    tf.compat.v1.add_to_collection(_GraphKeys.MODEL_VARIABLES, var)
-
-
 def get_variables(scope=None, suffix=None, collection=_GraphKeys.GLOBAL_VARIABLES):
   """The variables of `collection` whose names match `scope` (a prefix regex) and `suffix`.
 
@@ -138,16 +133,6 @@ def get_model_variables(scope=None, suffix=None):
 def get_trainable_variables(scope=None, suffix=None):
   """`get_variables` over TRAINABLE_VARIABLES."""
   return get_variables(scope, suffix, _GraphKeys.TRAINABLE_VARIABLES)
-
-
-def get_local_variables(scope=None, suffix=None):
-  """`get_variables` over LOCAL_VARIABLES."""
-  return get_variables(scope, suffix, _GraphKeys.LOCAL_VARIABLES)
-
-
-def get_variables_by_suffix(suffix, scope=None):
-  """The global variables whose names end with `suffix`."""
-  return get_variables(scope=scope, suffix=suffix)
 
 
 def get_variables_by_name(given_name, scope=None):

@@ -8,10 +8,10 @@ TF 1.15 arguments mapped (`real_valued_column(name, dimension)` is `numeric_colu
 `sparse_column_with_keys` a vocabulary-list column, `one_hot_column` an indicator column, ...), so the
 columns work with tf.estimator's canned estimators, `input_layer`, `linear_model` and
 `make_parse_example_spec`. What differs from TF 1.15 (docs/contrib.md states it too): the column classes
-are the new ones (`.name`, not `.column_name`), and the variables they create are named as
-`tf.feature_column` names them (`input_layer/<column>_embedding/embedding_weights`, not
-`input_from_feature_columns/<column>_embedding/weights`), so a TF 1.15 checkpoint of an embedding column
-does not restore by name. A sparse column's `combiner` was used only by linear models; it is kept
+are the new ones (`.name`, not `.column_name`; a one-hot column keeps TF 1.15's name `<column>_one_hot`).
+`input_from_feature_columns` is TF 1.15's (feature_column_ops), with its variable names
+(`input_from_feature_columns/<column>_embedding/weights`); inside tf.feature_column's own `input_layer` the
+columns' variables have tf.feature_column's names. A sparse column's `combiner` was used only by linear models; it is kept
 (`combiner_of`) and the contrib.learn linear estimators pass it on as `sparse_combiner`.
 `scattered_embedding_column` (no successor in tf.feature_column) is TF 1.15's column, built as a
 tf.compat.v1.feature_column dense column on embedding_ops.scattered_embedding_lookup_sparse;
@@ -119,6 +119,8 @@ def sparse_column_with_vocabulary_file(column_name, vocabulary_file, num_oov_buc
   """Ids from a vocabulary file: `categorical_column_with_vocabulary_file`."""
   import tensorflow.compat.v1 as tf  # pylint: disable=import-outside-toplevel
   _check_combiner(combiner, "sparse_column_with_vocabulary_file")
+  if vocab_size is None:
+    raise ValueError("vocab_size should be defined. column_name: {}".format(column_name))
   dtype = tf.string if dtype is None else tf.as_dtype(dtype)
   if num_oov_buckets:
     default_value = None
@@ -150,8 +152,35 @@ def embedding_column(sparse_id_column, dimension, combiner="mean", initializer=N
 def shared_embedding_columns(sparse_id_columns, dimension, combiner="mean",
                              shared_embedding_name=None, initializer=None, ckpt_to_load_from=None,
                              tensor_name_in_ckpt=None, max_norm=None, trainable=True):
-  """Embeddings of several sparse columns sharing one table: `shared_embedding_columns`."""
+  """Embeddings of several sparse columns sharing one table: `shared_embedding_columns` (TF 1.15's name).
+
+  As in TF 1.15: a single column without a shared name is a plain embedding column; the default shared name
+  joins the columns' names (sorted, weighted columns last; the first three and `_plus_<n>_others`) and ends in
+  `_shared_embedding`.
+  """
+  import collections.abc  # pylint: disable=import-outside-toplevel
   _check_combiner(combiner, "shared_embedding_columns")
+  if not isinstance(sparse_id_columns, collections.abc.Sequence) or isinstance(sparse_id_columns, str):
+    raise TypeError("sparse_id_columns must be a non-string sequence (ex: list or tuple) instead of type "
+                    "{}.".format(type(sparse_id_columns)))
+  if len(sparse_id_columns) < 1:
+    raise ValueError("The input sparse_id_columns should have at least one element.")
+  for column in sparse_id_columns:
+    if not (hasattr(column, "num_buckets") or hasattr(column, "_num_buckets")):
+      raise TypeError("Elements of sparse_id_columns must be _SparseColumn or _WeightedSparseColumn, but {} "
+                      "is not.".format(column))
+  if len(sparse_id_columns) == 1 and not shared_embedding_name:
+    return [embedding_column(sparse_id_columns[0], dimension, combiner=combiner, initializer=initializer,
+                             ckpt_to_load_from=ckpt_to_load_from, tensor_name_in_ckpt=tensor_name_in_ckpt,
+                             max_norm=max_norm, trainable=trainable)]
+  if not shared_embedding_name:
+    weighted_type = type(_fc().weighted_categorical_column(_fc().categorical_column_with_identity("c", 1), "w"))
+    ordered = (sorted((c for c in sparse_id_columns if not isinstance(c, weighted_type)), key=lambda c: c.name) +
+               sorted((c for c in sparse_id_columns if isinstance(c, weighted_type)), key=lambda c: c.name))
+    shared_embedding_name = "_".join(c.name for c in ordered[:3])
+    if len(ordered) > 3:
+      shared_embedding_name += "_plus_{}_others".format(len(ordered) - 3)
+    shared_embedding_name += "_shared_embedding"
   return _fc().shared_embedding_columns(
       list(sparse_id_columns), dimension, combiner=combiner, initializer=initializer,
       shared_embedding_collection_name=shared_embedding_name,
@@ -159,9 +188,29 @@ def shared_embedding_columns(sparse_id_columns, dimension, combiner="mean",
       max_norm=max_norm, trainable=trainable)
 
 
+_ONE_HOT = []
+
+
+def _one_hot_class():
+  """tf.feature_column's indicator column, named `<column>_one_hot` as TF 1.15's one-hot column was."""
+  if not _ONE_HOT:
+    base = type(_fc().indicator_column(_fc().categorical_column_with_identity("c", 1)))
+
+    class _OneHotColumn(base):
+      __slots__ = ()
+
+      @property
+      def name(self):
+        return "{}_one_hot".format(self.categorical_column.name)
+
+    _ONE_HOT.append(_OneHotColumn)
+  return _ONE_HOT[0]
+
+
 def one_hot_column(sparse_id_column):
-  """A multi-hot dense encoding of a sparse column: `indicator_column`."""
-  return _fc().indicator_column(sparse_id_column)
+  """A multi-hot dense encoding of a sparse column: an `indicator_column` named `<column>_one_hot`."""
+  _fc().indicator_column(sparse_id_column)  # its argument checks
+  return _one_hot_class()(sparse_id_column)
 
 
 def bucketized_column(source_column, boundaries):
@@ -225,16 +274,12 @@ def create_feature_spec_for_parsing(feature_columns):
 
 def input_from_feature_columns(columns_to_tensors, feature_columns, weight_collections=None,
                                trainable=True, scope=None, cols_to_outs=None):
-  """The dense input layer of the columns: `input_layer` inside `scope` ("input_from_feature_columns")."""
-  import tensorflow.compat.v1 as tf  # pylint: disable=import-outside-toplevel
+  """A DNN's input layer from the columns: TF 1.15's (feature_column_ops.input_from_feature_columns)."""
+  import tf1clip.contrib.layers.feature_column_ops as ops  # pylint: disable=import-outside-toplevel
   if not isinstance(columns_to_tensors, dict):
     columns_to_tensors = {"": columns_to_tensors}
-  if cols_to_outs is not None:
-    raise ValueError("input_from_feature_columns: cols_to_outs (each column's output) is not served; "
-                     "call it once per column for that")
-  with tf.variable_scope(scope, default_name="input_from_feature_columns"):
-    return _fc().input_layer(columns_to_tensors, list(feature_columns),
-                             weight_collections=weight_collections, trainable=trainable)
+  return ops.input_from_feature_columns(columns_to_tensors, feature_columns, weight_collections=weight_collections,
+                                        trainable=trainable, scope=scope, cols_to_outs=cols_to_outs)
 
 
 def make_place_holder_tensors_for_base_features(feature_columns):

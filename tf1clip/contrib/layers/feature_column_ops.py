@@ -61,11 +61,26 @@ _TF115_CLASS = (
 
 
 def _tf115_class(column):
+  if type(column).__name__ == "_SharedEmbeddingColumn":  # TF 1.15: an _EmbeddingColumn with a shared name
+    return "_EmbeddingColumn"
   return next((name for cls, name in _TF115_CLASS if isinstance(column, cls)), type(column).__name__)
 
 
+def _tf115_key(column):
+  """TF 1.15's `column.key` order: its class name, then the column it wraps (its key), then its name."""
+  parent = getattr(column, "categorical_column", None)
+  if parent is None and isinstance(column, _fc2.BucketizedColumn):
+    parent = column.source_column
+  if parent is not None and not isinstance(column, _fc2.CrossedColumn):
+    # an embedding's key went on with its dimension, combiner, ..., shared name
+    more = tuple(str(getattr(column, field, "")) for field in ("dimension", "combiner",
+                                                               "shared_embedding_collection_name"))
+    return (_tf115_class(column),) + _tf115_key(parent) + more + (column.name,)
+  return (_tf115_class(column), column.name)
+
+
 def _sorted(feature_columns):
-  return sorted(set(feature_columns), key=lambda c: (_tf115_class(c), c.name))
+  return sorted(set(feature_columns), key=_tf115_key)
 
 
 def _is_categorical(column):
@@ -270,6 +285,104 @@ def sequence_input_from_feature_columns(columns_to_tensors, feature_columns, wei
       with tf.variable_scope(None, default_name=column.name, values=columns_to_tensors.values()):
         output_tensors.append(_sequence_input(column, cache, weight_collections, trainable))
     return tf.concat(output_tensors, 2)
+
+
+def _embedding_input(column, cache, columns_to_tensors, weight_collections, trainable, output_rank):
+  """TF 1.15's _embeddings_from_arguments: an embedding / shared / scattered column's looked-up input."""
+  if type(column).__name__ == "_ScatteredEmbeddingColumn":  # tf1clip's own class (feature_column.py)
+    import tf1clip.contrib.layers.embedding_ops as embedding_ops  # pylint: disable=import-outside-toplevel
+    ids = _inner_flatten(columns_to_tensors[column.column_name], output_rank)
+    embeddings = _model_variable("weights", [column.size], column.initializer, trainable, weight_collections)
+    return embedding_ops.scattered_embedding_lookup_sparse(embeddings, ids, column.dimension,
+                                                           hash_key=column.hash_key, combiner=column.combiner,
+                                                           name="lookup")
+  pair = column.categorical_column.get_sparse_tensors(cache, None)
+  ids = _inner_flatten(pair.id_tensor, output_rank)
+  weights = None if pair.weight_tensor is None else _inner_flatten(pair.weight_tensor, output_rank)
+  shape = [column.categorical_column.num_buckets, column.dimension]
+  trainable = trainable and column.trainable
+  shared_name = getattr(column, "shared_embedding_collection_name", None)
+  if shared_name is not None:
+    collection_name = "SHARED_EMBEDDING_COLLECTION_" + shared_name.upper()
+    shared = tf.get_default_graph().get_collection_ref(collection_name)
+    if shared:
+      if len(shared) > 1:
+        raise ValueError("Collection %s can only contain one (partitioned) variable." % collection_name)
+      embeddings = shared[0]
+      if embeddings.get_shape() != shape:
+        raise ValueError("The embedding variable with name {} already exists, but its shape does not match "
+                         "required embedding shape here. Please make sure to use different "
+                         "shared_embedding_name for different shared embeddings.".format(shared_name))
+    else:
+      embeddings = _model_variable(shared_name, shape, column.initializer, trainable, weight_collections)
+      tf.add_to_collection(collection_name, embeddings)
+  else:
+    embeddings = _model_variable("weights", shape, column.initializer, trainable, weight_collections)
+  embeddings = _variable_list(embeddings)
+  if column.ckpt_to_load_from is not None:
+    tf.train.init_from_checkpoint(column.ckpt_to_load_from, {
+        column.tensor_name_in_ckpt: embeddings[0] if len(embeddings) == 1 else embeddings})
+  return tf.nn.safe_embedding_lookup_sparse(embeddings, ids, sparse_weights=weights, combiner=column.combiner,
+                                            name=column.name + "weights", max_norm=column.max_norm)
+
+
+def _dnn_input(column, cache, columns_to_tensors, weight_collections, trainable, output_rank):
+  """One column's input to a DNN (TF 1.15's `_deep_embedding_lookup_arguments`, else `_to_dnn_input_layer`)."""
+  if isinstance(column, _fc2.EmbeddingColumn) or type(column).__name__ in ("_SharedEmbeddingColumn",
+                                                                           "_ScatteredEmbeddingColumn"):
+    return _embedding_input(column, cache, columns_to_tensors, weight_collections, trainable, output_rank)
+  if isinstance(column, _fc2.IndicatorColumn):
+    length = column.categorical_column.num_buckets
+    pair = column.categorical_column.get_sparse_tensors(cache, None)
+    ids = _inner_flatten(pair.id_tensor, output_rank)
+    if pair.weight_tensor is not None:
+      weighted = tf.sparse_merge(sp_ids=ids, sp_values=pair.weight_tensor, vocab_size=length)
+      weighted = tf.sparse.slice(weighted, tf.zeros_like(weighted.dense_shape), weighted.dense_shape)
+      dense = tf.sparse.to_dense(weighted)
+      return tf.reshape(dense, tf.concat([tf.shape(dense)[:-1], [length]], axis=0))
+    dense_ids = tf.sparse.to_dense(ids, default_value=-1)
+    return tf.reduce_sum(tf.one_hot(dense_ids, depth=length, on_value=1.0, off_value=0.0), axis=[output_rank - 1])
+  if isinstance(column, _fc2.BucketizedColumn):
+    if output_rank != 2:
+      raise ValueError("BucketizedColumn currently only supports output_rank=2")
+    length = len(column.boundaries) + 1
+    dimension = int(column.source_column.shape[0]) if column.source_column.shape else 1
+    return tf.reshape(tf.one_hot(tf.cast(cache.get(column, None), tf.int64), length, 1., 0., name="one_hot"),
+                      [-1, length * dimension], name="reshape")
+  if isinstance(column, _fc2.NumericColumn):
+    return _maybe_reshape_input_tensor(_dense_tensor(column, cache), column.name, output_rank)
+  if isinstance(column, _fc2.CrossedColumn):
+    raise ValueError("CrossedColumn is not supported in DNN. Please use embedding_column. column: {}".format(
+        column.name))
+  if isinstance(column, _fc2.WeightedCategoricalColumn):
+    raise ValueError("WeightedSparseColumn is not supported in DNN. Please use embedding_column or "
+                     "one_hot_column. column: {}".format(column.name))
+  if _is_categorical(column):
+    raise ValueError("SparseColumn is not supported in DNN. Please use embedding_column or one_hot_column. "
+                     "column: {}".format(column.name))
+  raise ValueError("Calling an abstract method.")
+
+
+def input_from_feature_columns(columns_to_tensors, feature_columns, weight_collections=None, trainable=True,
+                               scope=None, cols_to_outs=None):
+  """A DNN's input layer from the columns, TF 1.15's: `<scope>/<column name>/weights` per embedding."""
+  columns_to_tensors = columns_to_tensors.copy()
+  check_feature_columns(feature_columns)
+  if cols_to_outs is not None and not isinstance(cols_to_outs, dict):
+    raise ValueError("cols_to_outs must be a dict unless None")
+  with tf.variable_scope(scope, default_name="input_from_feature_columns", values=columns_to_tensors.values()):
+    output_tensors = []
+    weight_collections = _add_variable_collection(weight_collections)
+    cache = _fc2.FeatureTransformationCache(columns_to_tensors)
+    for column in _sorted(feature_columns):
+      with tf.variable_scope(None, default_name=column.name, values=columns_to_tensors.values()):
+        try:
+          output_tensors.append(_dnn_input(column, cache, columns_to_tensors, weight_collections, trainable, 2))
+        except ValueError as e:
+          raise ValueError("Error creating input layer for column: {}.\n{}".format(column.name, e))
+      if cols_to_outs is not None:
+        cols_to_outs[column] = output_tensors[-1]
+    return tf.concat(output_tensors, 1)
 
 
 def _parents(column):
