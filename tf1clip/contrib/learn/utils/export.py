@@ -108,12 +108,13 @@ def export_estimator(estimator, export_dir, signature_fn=None, input_fn=_default
 
 def _predict_ops(estimator, features):
   """The INFER ModelFnOps of a contrib.learn estimator (label placeholders from training, as TF 1.15's)."""
-  if hasattr(estimator, "_get_predict_ops"):
+  from tf1clip.contrib.learn import estimator as estimator_lib  # pylint: disable=import-outside-toplevel
+  own = getattr(type(estimator), "_get_predict_ops", None)
+  if own is not None and own is not estimator_lib.BaseEstimator._get_predict_ops:  # pylint: disable=protected-access
     return estimator._get_predict_ops(features)  # pylint: disable=protected-access
   if not hasattr(estimator, "_call_model_fn"):
     raise ValueError("export_estimator / ExportMonitor: %r is not a model_fn tf.contrib.learn.Estimator; use "
                      "its export_savedmodel instead" % (estimator,))
-  from tf1clip.contrib.learn import estimator as estimator_lib  # pylint: disable=import-outside-toplevel
   labels = estimator_lib._placeholders(getattr(estimator, "_labels_info", None))  # pylint: disable=protected-access
   return estimator._call_model_fn(features, labels, estimator_lib.ModeKeys.INFER)  # pylint: disable=protected-access
 
