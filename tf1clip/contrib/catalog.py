@@ -57,12 +57,6 @@ SIGNATURE_DIFFERENCES = {
         "TensorFlow 2.21's nest (TF 1.15's contrib.framework re-exported TensorFlow's own): "
         "`check_subtrees_length` is gone; shallow structures are always checked in full")
        for name in ("assert_shallow_structure", "flatten_up_to", "flatten_with_tuple_paths_up_to")},
-    "tf.contrib.autograph.converted_call": (
-        "TensorFlow 2.21's autograph function (TF 1.15's contrib re-exported it): `options` moved after "
-        "`kwargs` and became optional; it is AutoGraph's internal entry point, called by converted code"),
-    "tf.contrib.autograph.set_loop_options": (
-        "TensorFlow 2.21's tf.autograph.experimental.set_loop_options: `back_prop` is gone (loops are always "
-        "differentiable) and `shape_invariants` is new; pass the others by keyword"),
     "tf.contrib.distribute.UpdateContext": (
         "TensorFlow 2.21's UpdateContext (TF 1.15's own class): strategies enter it in `extended.update` "
         "with the replica id where TF 1.15 passed the device; code reads it, it does not build it"),
@@ -627,13 +621,13 @@ SERVED["tf.contrib.proto.decode_proto"] = "tensorflow:io.decode_proto"
 SERVED["tf.contrib.proto.encode_proto"] = "tensorflow:io.encode_proto"
 _serve("batching", "tf1clip.contrib.batching:", "batch_function")  # TF 1.15's flat list of outputs
 SERVED.update({"tf.contrib.autograph." + name: source for name, source in (
-    ("to_graph", "tensorflow:autograph.to_graph"), ("to_code", "tensorflow:autograph.to_code"),
+    ("to_graph", "tf1clip.contrib.autograph:to_graph"), ("to_code", "tf1clip.contrib.autograph:to_code"),
     ("do_not_convert", "tensorflow:autograph.experimental.do_not_convert"),
-    ("set_loop_options", "tensorflow:autograph.experimental.set_loop_options"),
+    ("set_loop_options", "tf1clip.contrib.autograph:set_loop_options"),
     ("set_element_type", "tensorflow.python.autograph.lang.directives:set_element_type"),
     ("stack", "tensorflow.python.autograph.lang.special_functions:stack"),
     ("convert", "tensorflow.python.autograph.impl.api:convert"),
-    ("converted_call", "tensorflow.python.autograph.impl.api:converted_call"),
+    ("converted_call", "tf1clip.contrib.autograph:converted_call"),
     ("AutoGraphError", "tensorflow.python.autograph.impl.api:AutoGraphError"),
     ("StackTraceMapper", "tensorflow.python.autograph.impl.api:StackTraceMapper"),
     ("ConversionOptions", "tensorflow.python.autograph.core.converter:ConversionOptions"),

@@ -8,7 +8,7 @@ SimpleClusterResolver, UnionResolver as UnionClusterResolver too, TFConfigCluste
 GCEClusterResolver, KubernetesClusterResolver, SlurmClusterResolver), except `TPUClusterResolver`: a
 subclass of TF's whose constructor, when no TPU can be reached (the name does not resolve, no GCE
 metadata server, ...), raises an error that says so and how to run without a TPU, chained to TF's
-own error. Scripts build it only when asked to use a TPU, so CPU/GPU runs never touch it.
+own error, and which keeps TF 1.15's `rpc_layer` attribute ('grpc'). Scripts build it only when asked to use a TPU, so CPU/GPU runs never touch it.
 """
 
 import importlib
@@ -40,6 +40,9 @@ def _make_tpu_cluster_resolver():
             "no TPU is reachable: TPUClusterResolver(tpu=%r, zone=%r, project=%r) failed with "
             "%s: %s. To train on CPU/GPU, run with use_tpu=False (and no TPU name)."
             % (tpu, zone, project, type(e).__name__, e)) from e
+      if not hasattr(self, "rpc_layer"):
+        # TF 1.15's attribute (TF 2.21's class dropped it): 'grpc' outside Google's own environment.
+        self.rpc_layer = "grpc"
 
   TPUClusterResolver.__module__ = __name__
   TPUClusterResolver.__qualname__ = "TPUClusterResolver"

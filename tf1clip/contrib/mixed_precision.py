@@ -16,6 +16,8 @@ classes are ported with its semantics and variable names:
   that would overflow) and shrinks by `decr_ratio` (not below 1) every `decr_every_n_nan_or_inf` non-finite ones.
 """
 
+import abc
+
 import tensorflow as tf
 
 from tf1clip import transforms
@@ -24,12 +26,17 @@ from tf1clip.contrib import catalog
 _V1 = tf.compat.v1
 
 
-class LossScaleManager(object):
-  """The interface: `get_loss_scale()` -> scalar float32 Tensor; `update_loss_scale(finite_grads)` -> op."""
+class LossScaleManager(abc.ABC):
+  """The interface: `get_loss_scale()` -> scalar float32 Tensor; `update_loss_scale(finite_grads)` -> op.
 
+  Abstract, as TF 1.15's (an abc.ABCMeta class): a subclass must define both methods to be instantiated.
+  """
+
+  @abc.abstractmethod
   def get_loss_scale(self):
     raise NotImplementedError("LossScaleManager.get_loss_scale")
 
+  @abc.abstractmethod
   def update_loss_scale(self, finite_grads):
     raise NotImplementedError("LossScaleManager.update_loss_scale")
 
