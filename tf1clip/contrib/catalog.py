@@ -57,9 +57,6 @@ SIGNATURE_DIFFERENCES = {
         "TensorFlow 2.21's nest (TF 1.15's contrib.framework re-exported TensorFlow's own): "
         "`check_subtrees_length` is gone; shallow structures are always checked in full")
        for name in ("assert_shallow_structure", "flatten_up_to", "flatten_with_tuple_paths_up_to")},
-    "tf.contrib.distribute.UpdateContext": (
-        "TensorFlow 2.21's UpdateContext (TF 1.15's own class): strategies enter it in `extended.update` "
-        "with the replica id where TF 1.15 passed the device; code reads it, it does not build it"),
     "tf.contrib.lookup.HashTable": (
         "TensorFlow 2.21's lookup_ops.HashTable (TF 1.15's own class): `shared_name` is gone (tables are "
         "no longer shared between sessions by name); pass `name=` by keyword"),
@@ -580,7 +577,8 @@ SERVED["tf.contrib.framework.get_graph_from_inputs"] = (
 # contrib.distribute: TF 1.15's strategies with their constructors (ours, on TensorFlow's v1 strategies) and
 # TensorFlow's own context objects and functions.
 _serve("distribute", "tf1clip.contrib.distribute:", """
-    MirroredStrategy ParameterServerStrategy CollectiveAllReduceStrategy AllReduceCrossDeviceOps Monitor""")
+    MirroredStrategy ParameterServerStrategy CollectiveAllReduceStrategy AllReduceCrossDeviceOps Monitor
+    UpdateContext""")
 _serve("distribute", "tf1clip.contrib.distribute_all_reduce:", "MultiWorkerAllReduce")
 SERVED.update({"tf.contrib.distribute." + name: source for name, source in (
     ("OneDeviceStrategy", "tensorflow:compat.v1.distribute.OneDeviceStrategy"),
@@ -588,7 +586,6 @@ SERVED.update({"tf.contrib.distribute." + name: source for name, source in (
     ("CrossDeviceOps", "tensorflow:distribute.CrossDeviceOps"),
     ("DistributionStrategy", "tensorflow:compat.v1.distribute.Strategy"),
     ("ReplicaContext", "tensorflow:compat.v1.distribute.ReplicaContext"),
-    ("UpdateContext", "tensorflow.python.distribute.distribute_lib:UpdateContext"),
     ("DistributeConfig", "tensorflow.python.distribute.distribute_config:DistributeConfig"),
     ("get_replica_context", "tensorflow:compat.v1.distribute.get_replica_context"),
     ("get_cross_replica_context", "tensorflow.python.distribute.distribute_lib:get_cross_replica_context"),

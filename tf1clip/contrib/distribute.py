@@ -16,8 +16,10 @@ batching; core strategies split a global batch). Here:
 - `AllReduceCrossDeviceOps(all_reduce_alg, num_packs, ...)` is TensorFlow's; the small-gradient
   packing arguments TF 2 removed are accepted without effect (the reduced values are the same).
 - `Monitor` (run a step function until the input ends) is TF 1.15's code.
+- `UpdateContext(device)` is TF 1.15's on TensorFlow's (which holds a replica id): the device's replica in the
+  strategy in scope.
 - The rest are TensorFlow's own objects (catalog.SERVED): OneDeviceStrategy, TPUStrategy, CrossDeviceOps,
-  DistributionStrategy (StrategyV1), ReplicaContext, UpdateContext, DistributeConfig, the context
+  DistributionStrategy (StrategyV1), ReplicaContext, DistributeConfig, the context
   functions (get_replica_context, get_strategy, has_strategy, ... and TF 1.15's older names for them),
   initialize_tpu_system and run_standard_tensorflow_server.
 """
@@ -94,6 +96,43 @@ class CollectiveAllReduceStrategy(tf.compat.v1.distribute.experimental.MultiWork
                communication=tf.distribute.experimental.CommunicationImplementation.AUTO):
     super().__init__(communication=communication,
                      cluster_resolver=_cluster_resolver(num_gpus_per_worker))
+
+
+class UpdateContext(distribute_lib.UpdateContext):
+  """TF 1.15's `UpdateContext(device)`: inside it a mirrored variable is its component on `device`.
+
+  TensorFlow 2.21's UpdateContext (which its strategies enter in `extended.update`) holds a replica id; this
+  one finds the replica whose device is `device` among the current strategy's worker devices when entered
+  (inside `strategy.scope()`, where TF 1.15's strategies entered it). A device the strategy does not have, or
+  no strategy in scope, leaves the replica unset: the variable then acts as outside the context (TF 1.15
+  raised ValueError on its assign there).
+  """
+
+  __slots__ = ["_device"]
+
+  def __init__(self, device):
+    super().__init__(replica_id=None)
+    self._device = device
+
+  def __enter__(self):
+    self._replica_id = _replica_on(self._device)
+    super().__enter__()
+
+
+def _replica_on(device):
+  if device is None or isinstance(device, int):  # an int: a replica id, as TensorFlow 2.21's context takes
+    return device
+  try:
+    devices = tf.distribute.get_strategy().extended.worker_devices
+  except (AttributeError, NotImplementedError, RuntimeError):
+    return None
+  wanted = tf.DeviceSpec.from_string(device)
+  for replica, candidate in enumerate(devices):
+    spec = tf.DeviceSpec.from_string(candidate)
+    if (spec.device_type, spec.device_index) == (wanted.device_type, wanted.device_index or 0) and (
+        wanted.task is None or wanted.task == spec.task) and (wanted.job is None or wanted.job == spec.job):
+      return replica
+  return None
 
 
 class AllReduceCrossDeviceOps(_cross_device_ops.AllReduceCrossDeviceOps):
