@@ -12,14 +12,15 @@ run_standard_tensorflow_server and TPUStrategy / initialize_tpu_system without a
 estimator: a model_fn of dnn_logit_fn_builder + linear_logit_fn_builder through call_logit_fn, trained,
 evaluated with add_metrics and predicted with forward_features; exported with the supervised receivers
 (build_raw_supervised_input_receiver_fn, build_supervised_input_receiver_fn_from_input_fn) and run again by
-SavedModelEstimator. summary: create_summary_file_writer, graph and import_event: the events written.
+SavedModelEstimator; tpu.export_estimator_savedmodel's CPU and TPU graphs. summary: create_summary_file_writer, graph and import_event: the events written.
 """
 
 from harness import assert_same, requires_tf115, run_both
 
 ORACLE_TESTED = tuple("tf.contrib.tpu." + n for n in (
     "CrossShardOptimizer", "InputPipelineConfig", "batch_parallel", "bfloat16_scope", "core", "cross_replica_sum",
-    "initialize_system", "outside_compilation", "replicate", "rewrite", "shard", "shutdown_system")) + tuple(
+    "initialize_system", "outside_compilation", "replicate", "rewrite", "shard", "shutdown_system",
+    "export_estimator_savedmodel")) + tuple(
         "tf.contrib.distribute." + n for n in (
             "CollectiveAllReduceStrategy", "ParameterServerStrategy", "DistributeConfig", "UpdateContext",
             "require_replica_context", "run_standard_tensorflow_server", "CrossDeviceOps", "TPUStrategy",
@@ -265,6 +266,17 @@ export_dir = est.experimental_export_all_saved_models(
 saved = est_lib.SavedModelEstimator(export_dir, model_dir=os.path.abspath("saved_est"))
 report("saved_model_estimator", {"predict": list(saved.predict(input_fn, yield_single_examples=False)),
                                  "evaluate": saved.evaluate(input_fn, steps=2)})
+# tpu.export_estimator_savedmodel: a TPUEstimator(use_tpu=True) on the estimator's model_fn exports the CPU
+# graph ("serve") and the TPU one ("serve", "tpu": loading it on a CPU fails, no TPU kernels)
+exported = tpu.export_estimator_savedmodel(est, os.path.abspath("tpu_export"), serving)
+report("tpu_export_files", sorted(os.listdir(exported)))
+for tags in (["serve"], ["serve", "tpu"]):
+    with tf.Graph().as_default(), tf.Session() as sess, case("tpu_export_" + "_".join(tags)):
+        signature = tf.saved_model.loader.load(sess, tags, exported).signature_def["serving_default"]
+        report("tpu_export_" + "_".join(tags), [sorted(signature.inputs), sorted(signature.outputs),
+                                                signature.method_name, sess.run(signature.outputs["pred"].name, {
+                                                    signature.inputs["x"].name: features_np["x"][:3],
+                                                    signature.inputs["id"].name: features_np["id"][:3]})])
 
 # ---- tf.contrib.summary ----
 with tf.Graph().as_default():
