@@ -157,7 +157,8 @@ pages = {None: {"items": [{"instance": "projects/p/zones/z/instances/vm0", "stat
                 "nextPageToken": "t1"},
          "t1": {"items": [{"instance": "projects/p/zones/z/instances/vm2", "status": "RUNNING"}]}}
 with case("gce"):
-    gce = cr.GCEClusterResolver("p", "z", "group", 8470, task_type="worker", task_id=1, service=_Service(pages))
+    gce = cr.GCEClusterResolver("p", "z", "group", 8470, task_type="worker", task_id=1, credentials=None,
+                                service=_Service(pages))
     report("gce", [spec_of(gce), gce.master(), gce.task_type, gce.task_id, gce.rpc_layer,
                    gce.master(rpc_layer="grpc")])
     report_errors("gce_set", (("task_type", lambda: setattr(gce, "task_type", "ps")),
