@@ -6,7 +6,7 @@ type names and fields, gradients through the solver loops, and the errors of bad
 from harness import assert_same, requires_tf115, run_both
 
 ORACLE_TESTED = (
-    "tf.contrib.solvers.lanczos.bidiag_matmul", "tf.contrib.solvers.lanczos.lanczos_bidiag",
+    "tf.contrib.solvers", "tf.contrib.solvers.lanczos.bidiag_matmul", "tf.contrib.solvers.lanczos.lanczos_bidiag",
     "tf.contrib.solvers.least_squares.cgls", "tf.contrib.solvers.linear_equations.conjugate_gradient",
     "tf.contrib.solvers.util.create_operator", "tf.contrib.solvers.util.dot",
     "tf.contrib.solvers.util.identity_operator", "tf.contrib.solvers.util.l2norm",
@@ -17,6 +17,9 @@ import numpy as np
 import tensorflow as tf
 S = tf.contrib.solvers
 util = S.util
+# the four modules (TF 1.15's __future__ imports and its implementation package `python` aside)
+report("solvers_public", sorted(n for n in dir(S) if not n.startswith("_") and n not in (
+    "absolute_import", "division", "print_function", "python")))
 rng = np.random.RandomState(3)
 m = rng.standard_normal((4, 4))
 spd = tf.constant(m.dot(m.T) + 4 * np.eye(4))

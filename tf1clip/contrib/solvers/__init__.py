@@ -7,10 +7,10 @@ The four submodules mirror TF 1.15's: `lanczos` (`lanczos_bidiag`, `bidiag_matmu
 is TF 1.15's graph-mode loop, built from `tf.compat.v1.while_loop` and TensorArrays, returning TF 1.15's namedtuples.
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.solvers import lanczos  # noqa: F401
 from tf1clip.contrib.solvers import least_squares  # noqa: F401
 from tf1clip.contrib.solvers import linear_equations  # noqa: F401
 from tf1clip.contrib.solvers import util  # noqa: F401
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.solvers", lazy=catalog.served("tf.contrib.solvers"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.solvers", lazy=_catalog.served("tf.contrib.solvers"))
