@@ -296,7 +296,7 @@ report_errors("cluster_loss", [("nmi", lambda: tf.contrib.losses.metric_learning
 mod = types.ModuleType("oracle_slim_doc", "Docs.\n\n@@alpha\n@@beta_fn\n@@not_a_member\n")
 mod.alpha, mod.beta_fn, mod.gamma = 1, len, 3
 sys.modules["oracle_slim_doc"] = mod
-report("make_all", slim.make_all("oracle_slim_doc"))
+report("make_all", sorted(slim.make_all("oracle_slim_doc")))  # (a list made from a set: any order)
 def plain_fn(x):
     return x
 scoped = slim.add_arg_scope(plain_fn)
@@ -476,8 +476,10 @@ with tf.Graph().as_default():
     step = tf.train.get_or_create_global_step()
     train_op = slim.learning.create_train_op(loss, tf.train.GradientDescentOptimizer(0.1), global_step=step,
                                              clip_gradient_norm=0.05)
-    final = slim.learning.train(train_op, logdir, number_of_steps=3, save_summaries_secs=10000,
-                                save_interval_secs=10000, log_every_n_steps=100)
+    # no timed checkpoints and summaries (the Supervisor's threads save at a step of their choosing, and may
+    # finish after train returns): the final checkpoint only
+    final = slim.learning.train(train_op, logdir, number_of_steps=3, save_summaries_secs=0,
+                                save_interval_secs=0, log_every_n_steps=100)
 report("train_final_loss", final)
 ckpt = tf.train.latest_checkpoint(logdir)
 report("train_checkpoint", [os.path.basename(ckpt), sorted(n for n, _ in tf.train.list_variables(ckpt)),
