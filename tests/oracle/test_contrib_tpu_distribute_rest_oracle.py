@@ -5,14 +5,16 @@ tpu: replicate / shard / batch_parallel / rewrite / initialize_system / shutdown
 their graphs (outputs' shapes and dtypes, the TPU ops in the graph) and fail when run (no TPU kernels);
 outside_compilation outside a TPU computation runs its function; core's device names; InputPipelineConfig's
 values; bfloat16_scope's variables; CrossShardOptimizer's gradients (one shard) and the apply that needs a TPU;
-the argument errors. distribute: DistributeConfig, UpdateContext (which component a mirrored variable's handle
-is), require_replica_context inside and outside replicas, CrossDeviceOps' one-device shortcut and broadcast,
-ParameterServerStrategy and CollectiveAllReduceStrategy on one machine (devices, variables, a step),
-run_standard_tensorflow_server and TPUStrategy / initialize_tpu_system without a cluster or a TPU (errors).
-estimator: a model_fn of dnn_logit_fn_builder + linear_logit_fn_builder through call_logit_fn, trained,
-evaluated with add_metrics and predicted with forward_features; exported with the supervised receivers
-(build_raw_supervised_input_receiver_fn, build_supervised_input_receiver_fn_from_input_fn) and run again by
-SavedModelEstimator; tpu.export_estimator_savedmodel's CPU and TPU graphs. summary: create_summary_file_writer, graph and import_event: the events written.
+export_estimator_savedmodel's CPU and TPU graphs; the argument errors. distribute: DistributeConfig, UpdateContext
+(which component of a mirrored variable is read and assigned inside it), require_replica_context inside and
+outside replicas, CrossDeviceOps' one-device shortcut and broadcast, ParameterServerStrategy and
+CollectiveAllReduceStrategy on one machine (devices, variables, a step), run_standard_tensorflow_server and
+TPUStrategy / initialize_tpu_system without a cluster or a TPU (errors). estimator: a model_fn of
+dnn_logit_fn_builder + linear_logit_fn_builder through call_logit_fn, trained, evaluated with add_metrics and
+predicted with forward_features; exported with the supervised receivers (build_raw_supervised_input_receiver_fn,
+build_supervised_input_receiver_fn_from_input_fn) and run again by SavedModelEstimator. summary:
+create_summary_file_writer, graph and import_event: the events written. tensorboard.plugins: its contents, the
+projector config it writes.
 """
 
 from harness import assert_same, requires_tf115, run_both
