@@ -149,3 +149,12 @@ def test_docs_list_every_provided_name():
   assert not missing, "docs/contrib.md lacks %s" % missing
   undocumented = [name for name in catalog.UNSUPPORTED if "| `%s` |" % name not in text]
   assert not undocumented, "docs/contrib.md's replacement table lacks %s" % undocumented
+
+
+def test_an_alias_gets_the_advice_of_the_name_tf115_served_as_the_same_object():
+  # TF 1.15's tf.contrib.slim.DataFrameColumn was tf.contrib.layers.feature_column.DataFrameColumn: the
+  # feature-column advice, not slim's layer advice
+  advice = catalog.replacement("tf.contrib.layers.feature_column.DataFrameColumn")
+  assert "feature_column" in advice
+  assert catalog.replacement("tf.contrib.slim.DataFrameColumn") == advice
+  assert catalog.replacement("tf.contrib.cloud.BigQueryReader") == catalog.UNSUPPORTED["tf.contrib.cloud"]

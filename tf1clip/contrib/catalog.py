@@ -1231,16 +1231,32 @@ def signature_difference(name):
 
 
 def replacement(name):
-  """What to use instead of an unsupported contrib name (longest matching UNSUPPORTED prefix)."""
+  """What to use instead of an unsupported contrib name: the longest matching UNSUPPORTED prefix, of the name or of a
+  name TF 1.15 served as the same object (`tf.contrib.slim.DataFrameColumn` gets `tf.contrib.layers.feature_column`'s
+  advice, not slim's)."""
   name = normalize(name)
-  parts = name.split(".")
-  for end in range(len(parts), 2, -1):
-    advice = UNSUPPORTED.get(".".join(parts[:end]))
-    if advice is not None:
-      return advice
+  candidates = [name] + [n for n in _same_object_names(name) if n != name]
+  best, best_length = None, 2
+  for candidate in candidates:
+    parts = candidate.split(".")
+    for end in range(len(parts), best_length, -1):
+      advice = UNSUPPORTED.get(".".join(parts[:end]))
+      if advice is not None:
+        best, best_length = advice, end
+        break
+  if best is not None:
+    return best
   if canonical(name) != name and tf115.has(name):
     return replacement(canonical(name))
   return UNSUPPORTED["tf.contrib"]
+
+
+def _same_object_names(name):
+  """The names TF 1.15 served as the same object as `name` (the inventory's same_as column), `name` included."""
+  entry = tf115.entries().get(name)
+  if entry is None:
+    return [name]
+  return tf115.same_object_groups().get(entry.same_as or name, [name])
 
 
 def explain(name, missing=False):
