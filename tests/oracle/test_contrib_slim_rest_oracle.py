@@ -93,8 +93,17 @@ cols_to_outs = {}
 with tf.variable_scope("outer"):
     net = slim.input_from_feature_columns(features(), cols, cols_to_outs=cols_to_outs)
 net2 = G.input_from_feature_columns(features(), [onehot, emb2], scope="again")
+# real-valued and bucketized columns, a one-hot weighted column, partitioned embeddings, weight collections
+price = L.real_valued_column("price", dimension=2)
+age_b = L.bucketized_column(L.real_valued_column("age"), [18., 30., 50.])
+dense_feats = dict(features(), price=tf.constant([[1., 2.], [3., 4.], [5., 6.]]), age=tf.constant([[20.], [60.], [5.]]))
+with tf.variable_scope("parted", partitioner=tf.fixed_size_partitioner(2)):
+    net3 = L.input_from_feature_columns(dense_feats, [price, age_b, L.one_hot_column(weighted),
+                                                      L.embedding_column(wid2, 4, combiner="sum")],
+                                        weight_collections=["my_weights"])
+report("parted", [net3.shape.as_list(), names(tf.get_collection("my_weights"))])
 report("cols_to_outs", sorted([c.name, o.shape.as_list()] for c, o in cols_to_outs.items()))
-fetch["ifc"] = [net, net2]
+fetch["ifc"] = [net, net2, net3]
 report("ifc_shapes", [net.shape.as_list(), net2.shape.as_list()])
 report_errors("embedding_dim_0", [("dim_0", lambda: L.embedding_column(wid, 0))])
 report_errors("ifc_errors", [("sparse", lambda: L.input_from_feature_columns(features(), [wid])),

@@ -10,8 +10,8 @@ columns work with tf.estimator's canned estimators, `input_layer`, `linear_model
 `make_parse_example_spec`. What differs from TF 1.15 (docs/contrib.md states it too): the column classes
 are the new ones (`.name`, not `.column_name`; a one-hot column keeps TF 1.15's name `<column>_one_hot`).
 `input_from_feature_columns` is TF 1.15's (feature_column_ops), with its variable names
-(`input_from_feature_columns/<column>_embedding/weights`); inside tf.feature_column's own `input_layer` the
-columns' variables have tf.feature_column's names. A sparse column's `combiner` was used only by linear models; it is kept
+(`input_from_feature_columns/<column>_embedding/weights`); inside tf.feature_column's own `input_layer` the columns'
+variables have tf.feature_column's names. A sparse column's `combiner` was used only by linear models; it is kept
 (`combiner_of`) and the contrib.learn linear estimators pass it on as `sparse_combiner`.
 `scattered_embedding_column` (no successor in tf.feature_column) is TF 1.15's column, built as a
 tf.compat.v1.feature_column dense column on embedding_ops.scattered_embedding_lookup_sparse;
@@ -24,6 +24,22 @@ import tensorflow as _tf
 from tf1clip.contrib import catalog
 
 _COMBINERS = {}
+_CONTRIB = {}  # id -> column: the columns these constructors built (TF 1.15's contrib `_FeatureColumn`s)
+
+
+def _contrib(column):
+  _CONTRIB[id(column)] = column
+  return column
+
+
+def is_contrib_column(column):
+  """Whether `column` came from these constructors (TF 1.15: a contrib `_FeatureColumn`), not tf.feature_column.
+
+  TF 1.15's contrib.learn models took their contrib path (input_from_feature_columns,
+  weighted_sum_from_feature_columns: TF 1.15's contrib variable names) only for those columns.
+  """
+  return _CONTRIB.get(id(column)) is column or type(column).__name__ in ("_OneHotColumn",
+                                                                         "_ScatteredEmbeddingColumn")
 
 
 def _fc():
@@ -39,7 +55,7 @@ def _check_combiner(combiner, function):
 
 def _remember(column, combiner):
   _COMBINERS[column] = combiner
-  return column
+  return _contrib(column)
 
 
 def combiner_of(column, default="sum"):
@@ -73,8 +89,8 @@ def real_valued_column(column_name, dimension=1, default_value=None, dtype=_tf.f
   if isinstance(default_value, (list, tuple)) and len(default_value) != dimension:
     raise ValueError("The length of default_value must be equal to dimension. default_value: {}, "
                      "dimension: {}, column_name: {}".format(default_value, dimension, column_name))
-  return _fc().numeric_column(column_name, shape=(int(dimension),), default_value=default_value,
-                              dtype=dtype, normalizer_fn=normalizer)
+  return _contrib(_fc().numeric_column(column_name, shape=(int(dimension),), default_value=default_value,
+                                       dtype=dtype, normalizer_fn=normalizer))
 
 
 def sparse_column_with_keys(column_name, keys, default_value=-1, combiner="sum",
@@ -143,10 +159,10 @@ def embedding_column(sparse_id_column, dimension, combiner="mean", initializer=N
                      trainable=True):
   """A dense embedding of a sparse column: `tf.compat.v1.feature_column.embedding_column`."""
   _check_combiner(combiner, "embedding_column")
-  return _fc().embedding_column(
+  return _contrib(_fc().embedding_column(
       sparse_id_column, dimension, combiner=combiner, initializer=initializer,
       ckpt_to_load_from=ckpt_to_load_from, tensor_name_in_ckpt=tensor_name_in_ckpt,
-      max_norm=max_norm, trainable=trainable)
+      max_norm=max_norm, trainable=trainable))
 
 
 def shared_embedding_columns(sparse_id_columns, dimension, combiner="mean",
@@ -181,11 +197,11 @@ def shared_embedding_columns(sparse_id_columns, dimension, combiner="mean",
     if len(ordered) > 3:
       shared_embedding_name += "_plus_{}_others".format(len(ordered) - 3)
     shared_embedding_name += "_shared_embedding"
-  return _fc().shared_embedding_columns(
+  return [_contrib(c) for c in _fc().shared_embedding_columns(
       list(sparse_id_columns), dimension, combiner=combiner, initializer=initializer,
       shared_embedding_collection_name=shared_embedding_name,
       ckpt_to_load_from=ckpt_to_load_from, tensor_name_in_ckpt=tensor_name_in_ckpt,
-      max_norm=max_norm, trainable=trainable)
+      max_norm=max_norm, trainable=trainable)]
 
 
 _ONE_HOT = []
@@ -217,7 +233,7 @@ def bucketized_column(source_column, boundaries):
   """A real-valued column split at `boundaries`: `bucketized_column` (boundaries sorted, as TF 1.15)."""
   if not isinstance(boundaries, (list, tuple)) or not boundaries:
     raise ValueError("boundaries must be a non-empty list or tuple; got %r" % (boundaries,))
-  return _fc().bucketized_column(source_column, sorted(set(float(b) for b in boundaries)))
+  return _contrib(_fc().bucketized_column(source_column, sorted(set(float(b) for b in boundaries))))
 
 
 def crossed_column(columns, hash_bucket_size, combiner="sum", ckpt_to_load_from=None,

@@ -3,19 +3,19 @@
 Place in the data flow (DESIGN.md): tf.compat.v1.feature_column <- contrib.layers.feature_column <-
 **contrib.layers.feature_column_ops** <- compat <- cli.
 
-TF 1.15's code, on the columns tf1clip's `feature_column` constructors return (tf.compat.v1.feature_column's):
-each column's ids / dense values come from TensorFlow's own column transformations
-(`FeatureTransformationCache`), and the variables are created as TF 1.15 created them, with its names:
-`weighted_sum_from_feature_columns` makes `<scope>/<column name>/weights` ([buckets, num_outputs], a sparse or
-bucketized column) or `<scope>/<column name>/weight` ([dimension, num_outputs], a real-valued column) and
-`<scope>/bias_weight`, all zeros, model variables, partitioned when the enclosing variable scope has a
-partitioner; `joint_weighted_sum_from_feature_columns` one `<scope>/linear_weights/weights`;
-`sequence_input_from_feature_columns` an embedding's `<scope>/<column name>/weights`; `input_from_feature_columns`
-(a DNN's input layer) an embedding's `<scope>/<column name>/weights`, a shared embedding's
-`<scope>/<first column's name>/<shared name>` (one variable per shared name, kept in TF 1.15's
-`SHARED_EMBEDDING_COLLECTION_<NAME>` collection), one-hot and bucketized columns as multi-hot / one-hot blocks.
-Columns are visited in TF 1.15's order (its sort key: the column class's name, then the column it wraps, ...). A crossed column's ids are
-tf.feature_column's hash of the cross, not TF 1.15's (see feature_column.crossed_column).
+TF 1.15's code, on the columns tf1clip's `feature_column` constructors return (tf.compat.v1.feature_column's): each
+column's ids / dense values come from TensorFlow's own column transformations (`FeatureTransformationCache`), and
+the variables are created as TF 1.15 created them, with its names: `weighted_sum_from_feature_columns` makes
+`<scope>/<column name>/weights` ([buckets, num_outputs], a sparse or bucketized column) or
+`<scope>/<column name>/weight` ([dimension, num_outputs], a real-valued column) and `<scope>/bias_weight`, all
+zeros, model variables, partitioned when the enclosing variable scope has a partitioner;
+`joint_weighted_sum_from_feature_columns` one `<scope>/linear_weights/weights`; `sequence_input_from_feature_columns`
+an embedding's `<scope>/<column name>/weights`; `input_from_feature_columns` (a DNN's input layer) an embedding's
+`<scope>/<column name>/weights`, a shared embedding's `<scope>/<first column's name>/<shared name>` (one variable per
+shared name, kept in TF 1.15's `SHARED_EMBEDDING_COLLECTION_<NAME>` collection), one-hot and bucketized columns as
+multi-hot / one-hot blocks. Columns are visited in TF 1.15's order (its sort key: the column class's name, then the
+column it wraps, ...). A crossed column's ids are tf.feature_column's hash of the cross, not TF 1.15's (see
+feature_column.crossed_column).
 Uses TensorFlow internals (tensorflow.python.feature_column.feature_column_v2): the public API has no other
 way to get one column's ids or values out of a feature dict.
 """
