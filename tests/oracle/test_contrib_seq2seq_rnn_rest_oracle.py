@@ -2,7 +2,7 @@
 against TF 1.15, from the same weights on both sides.
 
 seq2seq: a Decoder subclass of one's own and a Helper subclass run by dynamic_decode, CustomHelper,
-SampleEmbeddingHelper (a temperature that makes the draw certain), ScheduledOutputTrainingHelper (sampling
+SampleEmbeddingHelper (a temperature that makes the draw certain; seeded draws), ScheduledOutputTrainingHelper (sampling
 probability 0 and 1, with and without auxiliary inputs and next_inputs_fn), a beam search's output / state
 namedtuples (BeamSearchDecoderOutput, BeamSearchDecoderState, FinalBeamSearchDecoderOutput: fields and values),
 BasicDecoderOutput, AttentionMechanism (the base class, its abstract properties, what AttentionWrapper accepts);
@@ -66,8 +66,11 @@ report("basic_decoder_output", [list(s2s.BasicDecoderOutput(1, 2)), list(s2s.Bas
 # SampleEmbeddingHelper: a softmax temperature of 1e-4 makes each draw the argmax (the draw itself is random)
 sample = s2s.SampleEmbeddingHelper(embedding, tf.fill([B], 1), 0, softmax_temperature=1e-4, seed=7)
 decode("sample", sample, maximum_iterations=4)
+# a true draw, seeded: TF 1.15's categorical sampler and TensorFlow 2.21's draw the same ids from the same seeds
 sample_default = s2s.SampleEmbeddingHelper(embedding, tf.fill([B], 1), 0, seed=3)
-drawn = sample_default.sample(0, tf.zeros([B, V]), None)  # a true draw: its shape is compared, not its values
+drawn = sample_default.sample(0, tf.constant(rng.standard_normal([B, V]).astype(np.float32)), None)
+fetches["sample_drawn"] = [drawn, sample_default.sample(1, tf.constant(rng.standard_normal([B, V]).astype(
+    np.float32)), None)]
 report("sample_default_shapes", [drawn.shape.as_list(), str(drawn.dtype), sample_default.batch_size is None])
 report_errors("sample_errors", (
     ("start_tokens_matrix", lambda: s2s.SampleEmbeddingHelper(embedding, tf.fill([B, 1], 1), 0)),
