@@ -76,8 +76,8 @@ def test_from_import_of_an_unsupported_name_raises_our_message_not_pythons():
 
 
 @pytest.mark.parametrize("module,attr", [
-    ("tpu", "TPUDistributionStrategy"), ("memory_stats", "BytesLimit"), ("cudnn_rnn", "CudnnGRUSaveable"),
-    ("tpu", "keras_to_tpu_model"), ("cudnn_rnn", "CudnnLSTMSaveable")])
+    ("tpu", "TPUDistributionStrategy"), ("memory_stats", "BytesLimit"), ("tpu", "profiler"),
+    ("tpu", "keras_to_tpu_model")])
 def test_unknown_names_on_provided_submodules_fail_with_advice(module, attr):
   with pytest.raises(catalog.ContribNotProvidedError) as err:
     getattr(getattr(contrib, module), attr)

@@ -195,6 +195,10 @@ PROVIDED = {
        "CudnnCompatible cells)" for name in "CudnnLSTM CudnnGRU CudnnRNNTanh CudnnRNNRelu".split()},
     "tf.contrib.cudnn_rnn.CudnnCompatibleLSTMCell": _PORT + "; variables cudnn_compatible_lstm_cell/kernel, bias",
     "tf.contrib.cudnn_rnn.CudnnCompatibleGRUCell": _PORT + "; variables cudnn_compatible_gru_cell/gates/...",
+    **{"tf.contrib.cudnn_rnn." + name: _PORT + " on tf.raw_ops.CudnnRNNParamsToCanonical / CudnnRNNCanonicalToParams "
+       "(GPU only: the graph builds anywhere, running it needs a GPU)" for name in """
+        CudnnLSTMSaveable CudnnGRUSaveable CudnnRNNTanhSaveable CudnnRNNReluSaveable CudnnParamsFormatConverterLSTM
+        CudnnParamsFormatConverterGRU CudnnParamsFormatConverterTanh CudnnParamsFormatConverterRelu""".split()},
     **{"tf.contrib.cudnn_rnn." + name: _PORT for name in """
         CUDNN_LSTM CUDNN_GRU CUDNN_RNN_TANH CUDNN_RNN_RELU CUDNN_RNN_UNIDIRECTION CUDNN_RNN_BIDIRECTION
         CUDNN_INPUT_LINEAR_MODE""".split()},

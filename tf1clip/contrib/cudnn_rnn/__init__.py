@@ -5,6 +5,9 @@ Place in the data flow (DESIGN.md): tf.raw_ops.CudnnRNN* (GPU) and contrib.rnn's
 
   layers     CudnnLSTM, CudnnGRU, CudnnRNNTanh, CudnnRNNRelu (GPU only; a clear error elsewhere)
   cells      CudnnCompatibleLSTMCell, CudnnCompatibleGRUCell (CPU, same numbers, same checkpoint names)
+  params     CudnnParamsFormatConverterLSTM / GRU / Tanh / Relu (opaque <-> TF canonical, by cuDNN's ops)
+             and CudnnLSTMSaveable / CudnnGRUSaveable / CudnnRNNTanhSaveable / CudnnRNNReluSaveable (the
+             checkpoint saveables the layers register); GPU kernels only, as the layers
   canonical  opaque <-> cuDNN canonical <-> TF canonical parameters, and the checkpoint names
 Any other name raises ContribNotProvidedError with a replacement.
 """
@@ -24,5 +27,13 @@ from tf1clip.contrib.cudnn_rnn.layers import CudnnLSTM
 from tf1clip.contrib.cudnn_rnn.layers import CudnnNotAvailableError
 from tf1clip.contrib.cudnn_rnn.layers import CudnnRNNRelu
 from tf1clip.contrib.cudnn_rnn.layers import CudnnRNNTanh
+from tf1clip.contrib.cudnn_rnn.params import CudnnGRUSaveable
+from tf1clip.contrib.cudnn_rnn.params import CudnnLSTMSaveable
+from tf1clip.contrib.cudnn_rnn.params import CudnnParamsFormatConverterGRU
+from tf1clip.contrib.cudnn_rnn.params import CudnnParamsFormatConverterLSTM
+from tf1clip.contrib.cudnn_rnn.params import CudnnParamsFormatConverterRelu
+from tf1clip.contrib.cudnn_rnn.params import CudnnParamsFormatConverterTanh
+from tf1clip.contrib.cudnn_rnn.params import CudnnRNNReluSaveable
+from tf1clip.contrib.cudnn_rnn.params import CudnnRNNTanhSaveable
 
 __getattr__ = catalog.missing_attribute_hook("tf.contrib.cudnn_rnn")

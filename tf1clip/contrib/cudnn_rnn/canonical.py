@@ -104,7 +104,8 @@ def cudnn_to_tf(rnn_mode, weights, biases):
     biases: as many [units] vectors, b_W's then b_R's.
 
   Returns:
-    The list of TF canonical tensors, in TF_CANONICAL_NAMES[rnn_mode]'s order.
+    The list of TF canonical tensors, in TF_CANONICAL_NAMES[rnn_mode]'s order (built as TF 1.15's
+    CudnnParamsFormatConverter* built them: the weights, then the biases).
   """
   half = PARAMS_PER_LAYER[rnn_mode] // 2
   weights = [tf.convert_to_tensor(t) for t in weights]
@@ -113,46 +114,51 @@ def cudnn_to_tf(rnn_mode, weights, biases):
   b_w, b_r = biases[:half], biases[half:]
   if rnn_mode == CUDNN_LSTM:
     i, f, c, o = [tf.concat([w[k], r[k]], axis=1) for k in range(4)]
+    kernel = tf.transpose(tf.concat([i, c, f, o], axis=0))
     bias = [b_w[k] + b_r[k] for k in range(4)]
-    return [tf.transpose(tf.concat([i, c, f, o], axis=0)),
-            tf.concat([bias[0], bias[2], bias[1], bias[3]], axis=0)]
+    return [kernel, tf.concat([bias[0], bias[2], bias[1], bias[3]], axis=0)]
   if rnn_mode == CUDNN_GRU:
     gates = tf.concat([tf.concat([w[0], r[0]], axis=1), tf.concat([w[1], r[1]], axis=1)], axis=0)
-    return [tf.transpose(gates), tf.concat([b_w[0] + b_r[0], b_w[1] + b_r[1]], axis=0),
-            tf.transpose(w[2]), b_w[2], tf.transpose(r[2]), b_r[2]]
+    gate_kernel, input_kernel, hidden_kernel = tf.transpose(gates), tf.transpose(w[2]), tf.transpose(r[2])
+    gate_bias = tf.concat([b_w[0], b_w[1]], axis=0) + tf.concat([b_r[0], b_r[1]], axis=0)
+    return [gate_kernel, gate_bias, input_kernel, b_w[2], hidden_kernel, b_r[2]]
   return [tf.transpose(tf.concat([w[0], r[0]], axis=1)), b_w[0] + b_r[0]]
 
 
-def tf_to_cudnn(rnn_mode, tf_params, input_size, num_units):
+def tf_to_cudnn(rnn_mode, tf_params, input_size, num_units, recurrent_size=None):
   """One pseudo-layer's TF canonical tensors -> its cuDNN canonical (weights, biases).
 
-  Each summed TF bias becomes two equal halves (b_W = b_R = bias / 2), as TF 1.15 did.
+  Each summed TF bias becomes two equal halves (b_W = b_R = bias / 2), as TF 1.15 did. The ops are built
+  in TF 1.15's order (CudnnParamsFormatConverter*), weights before biases.
 
   Args:
     rnn_mode: "lstm", "gru", "rnn_tanh" or "rnn_relu".
     tf_params: the TF canonical tensors, in TF_CANONICAL_NAMES[rnn_mode]'s order.
     input_size: this pseudo-layer's input width.
     num_units: the number of units.
+    recurrent_size: the width of the recurrent input (an LSTM's num_proj); default num_units.
 
   Returns:
     (weights, biases): lists in cuDNN's order (see cudnn_to_tf).
   """
-  split = [input_size, num_units]
+  split = [input_size, recurrent_size or num_units]
   tf_params = [tf.convert_to_tensor(t) for t in tf_params]
   if rnn_mode == CUDNN_LSTM:
     kernel, bias = tf_params
     i, c, f, o = tf.split(tf.transpose(kernel), 4, axis=0)
-    w_r = [tf.split(g, split, axis=1) for g in (i, f, c, o)]
+    (w_i, r_i), (w_c, r_c), (w_f, r_f), (w_o, r_o) = [tf.split(g, split, axis=1) for g in (i, c, f, o)]
     b_i, b_c, b_f, b_o = tf.split(bias, 4, axis=0)
     halves = [b * 0.5 for b in (b_i, b_f, b_c, b_o)]
-    return [p[0] for p in w_r] + [p[1] for p in w_r], halves + halves
+    return [w_i, w_f, w_c, w_o, r_i, r_f, r_c, r_o], halves + halves
   if rnn_mode == CUDNN_GRU:
     gate_kernel, gate_bias, input_kernel, input_bias, hidden_kernel, hidden_bias = tf_params
-    g_r, g_u = tf.split(tf.transpose(gate_kernel), 2, axis=0)
+    gates, w_h, r_h = tf.transpose(gate_kernel), tf.transpose(input_kernel), tf.transpose(hidden_kernel)
+    g_r, g_u = tf.split(gates, 2, axis=0)
     (w_r, r_r), (w_u, r_u) = tf.split(g_r, split, axis=1), tf.split(g_u, split, axis=1)
-    b_r, b_u = tf.split(gate_bias * 0.5, 2, axis=0)
-    return ([w_r, w_u, tf.transpose(input_kernel), r_r, r_u, tf.transpose(hidden_kernel)],
-            [b_r, b_u, input_bias, b_r, b_u, hidden_bias])
+    b_w_ru, b_r_ru = gate_bias * 0.5, gate_bias * 0.5
+    b_wr, b_wu = tf.split(b_w_ru, 2, axis=0)
+    b_rr, b_ru = tf.split(b_r_ru, 2, axis=0)
+    return [w_r, w_u, w_h, r_r, r_u, r_h], [b_wr, b_wu, input_bias, b_rr, b_ru, hidden_bias]
   kernel, bias = tf_params
   w, r = tf.split(tf.transpose(kernel), split, axis=1)
   return [w, r], [bias * 0.5, bias * 0.5]

@@ -1,24 +1,24 @@
 """The cuDNN RNN layers of TF 1.15's tf.contrib.cudnn_rnn: CudnnLSTM, CudnnGRU, CudnnRNNTanh, CudnnRNNRelu.
 
-Place in the data flow (DESIGN.md): tf.raw_ops.CudnnRNNV3 / CudnnRNNCanonicalToParams / CudnnRNNParamsToCanonical
-(GPU kernels) and canonical (the formats) <- contrib.cudnn_rnn (this module) <- compat <- cli.
+Place in the data flow (DESIGN.md): tf.raw_ops.CudnnRNNV3 / CudnnRNNCanonicalToParams (GPU kernels), canonical
+(the formats) and params (the saveables) <- contrib.cudnn_rnn.layers (this module) <- compat <- cli.
 
 They run only where cuDNN does. As in TF 1.15, a layer constructs and builds its graph on a machine
 without a GPU too (the opaque variable, its saveable, the CudnnRNN op); running it there fails with
 TensorFlow's InvalidArgumentError (no CPU kernel), and building one logs a warning naming the CPU cells
 (CudnnCompatibleLSTMCell / CudnnCompatibleGRUCell) that compute the same thing and read the same
 checkpoint. A layer holds one opaque variable
-`<layer scope>/opaque_kernel` and registers a saveable (as TF 1.15's CudnnLSTMSaveable did) that
-writes the TF canonical weights under the names of the compatible cells
-(canonical.canonical_variable_names), so a checkpoint it writes restores into the CPU cells, and
-one written by them restores into it. Placement is left to TensorFlow (no device pinning).
+`<layer scope>/opaque_kernel` and registers its class's saveable (params.CudnnLSTMSaveable, ..., as TF 1.15's
+layers did, named "<layer scope>/opaque_kernel_saveable") that writes the TF canonical weights under the names
+of the compatible cells (canonical.canonical_variable_names), so a checkpoint it writes restores into the CPU
+cells, and one written by them restores into it. Placement is left to TensorFlow (no device pinning).
 """
 
 import tensorflow as tf
-from tensorflow.python.training.saving import saveable_object
 from tf_keras.src.legacy_tf_layers import base as base_layer
 
 from tf1clip.contrib.cudnn_rnn import canonical
+from tf1clip.contrib.cudnn_rnn import params
 
 V1 = tf.compat.v1
 
@@ -46,50 +46,11 @@ def _warn_without_gpu(layer_name, rnn_mode):
       "it and back." % (layer_name, _CPU_ALTERNATIVE[rnn_mode], layer_name))
 
 
-class _CudnnSaveable(saveable_object.SaveableObject):
-  """Saves the opaque variable as TF canonical weights under the compatible cells' names."""
-
-  def __init__(self, layer, opaque, input_size):
-    self._layer = layer
-    self._opaque = opaque
-    self._input_size = input_size
-    names = canonical.canonical_variable_names(layer.scope_name_for_checkpoint, layer._rnn_mode,
-                                               layer.num_layers, layer.direction)
-    weights, biases = tf.raw_ops.CudnnRNNParamsToCanonical(
-        num_layers=layer.num_layers, num_units=layer.num_units, input_size=input_size,
-        params=opaque, num_params=canonical.PARAMS_PER_LAYER[layer._rnn_mode] * layer._num_pseudo,
-        rnn_mode=layer._rnn_mode, input_mode=layer.input_mode, direction=layer.direction)
-    n = canonical.PARAMS_PER_LAYER[layer._rnn_mode]
-    specs = []
-    for k, layer_names in enumerate(names):
-      tensors = canonical.cudnn_to_tf(layer._rnn_mode, weights[k * n:(k + 1) * n],
-                                      biases[k * n:(k + 1) * n])
-      specs += [saveable_object.SaveSpec(t, "", name) for t, name in zip(tensors, layer_names)]
-    self._per_layer = len(canonical.TF_CANONICAL_NAMES[layer._rnn_mode])
-    super().__init__(opaque, specs, opaque.op.name + "_canonical")
-
-  def restore(self, restored_tensors, restored_shapes):
-    layer = self._layer
-    groups = [restored_tensors[k:k + self._per_layer]
-              for k in range(0, len(restored_tensors), self._per_layer)]
-    widths = canonical.pseudo_layer_input_sizes(layer.num_layers, layer.num_units, self._input_size,
-                                                layer.direction)
-    weights, biases = [], []
-    for params, width in zip(groups, widths):
-      w, b = canonical.tf_to_cudnn(layer._rnn_mode, params, width, layer.num_units)
-      weights += w
-      biases += b
-    opaque = tf.raw_ops.CudnnRNNCanonicalToParams(
-        num_layers=layer.num_layers, num_units=layer.num_units, input_size=self._input_size,
-        weights=weights, biases=biases, rnn_mode=layer._rnn_mode, input_mode=layer.input_mode,
-        direction=layer.direction)
-    return V1.assign(self._opaque, opaque, validate_shape=False)
-
-
 class _CudnnRNN(base_layer.Layer):
   """A multi-layer cuDNN RNN over time-major inputs; subclasses fix the RNN mode."""
 
   _rnn_mode = None
+  _saveable_cls = None  # the layer's params.Cudnn*Saveable
 
   def __init__(self, num_layers, num_units, input_mode=canonical.CUDNN_INPUT_LINEAR_MODE,
                direction=canonical.CUDNN_RNN_UNIDIRECTION, dropout=0., seed=None,
@@ -170,10 +131,6 @@ class _CudnnRNN(base_layer.Layer):
     shape = [self._num_pseudo, batch_size, self._num_units]
     return (shape, list(shape)) if self._rnn_mode == canonical.CUDNN_LSTM else (shape,)
 
-  @property
-  def scope_name_for_checkpoint(self):
-    return self._scope.name if self._scope is not None else self.name
-
   def build(self, input_shape):
     if self.built:
       return
@@ -185,23 +142,38 @@ class _CudnnRNN(base_layer.Layer):
       raise ValueError("The last dimension of the inputs to `CudnnRNN` should be defined. Found `None`.")
     _warn_without_gpu(type(self).__name__, self._rnn_mode)
     self._input_size = input_size
-    if self._kernel_initializer is None:
-      self._kernel_initializer = V1.glorot_uniform_initializer(seed=self._seed, dtype=self._plain_dtype)
-    if self._bias_initializer is None:
-      self._bias_initializer = V1.constant_initializer(0.0, dtype=self._plain_dtype)
-    weights = [self._kernel_initializer(shape, dtype=self._plain_dtype) for shape in self.canonical_weight_shapes]
-    biases = [self._bias_initializer(shape, dtype=self._plain_dtype) for shape in self.canonical_bias_shapes]
-    seed, seed2 = V1.get_seed(self._seed)
-    opaque_init = tf.raw_ops.CudnnRNNCanonicalToParams(
-        num_layers=self._num_layers, num_units=self._num_units, input_size=input_size,
-        weights=weights, biases=biases, rnn_mode=self._rnn_mode, input_mode=self._input_mode,
-        direction=self._direction, dropout=self.dropout, seed=seed or 0, seed2=seed2 or 0)
-    self.kernel = V1.get_variable("opaque_kernel", dtype=self._plain_dtype, initializer=opaque_init,
-                                  validate_shape=False, trainable=True)
-    self._trainable_weights.append(self.kernel)
-    self._saveable = _CudnnSaveable(self, self.kernel, input_size)
-    V1.add_to_collection(V1.GraphKeys.SAVEABLE_OBJECTS, self._saveable)
+    self._set_scope(None)
+    with V1.variable_scope(self._scope, reuse=self.built):  # the layer's scope, also when built by hand
+      if self._kernel_initializer is None:
+        self._kernel_initializer = V1.glorot_uniform_initializer(seed=self._seed, dtype=self._plain_dtype)
+      if self._bias_initializer is None:
+        self._bias_initializer = V1.constant_initializer(0.0, dtype=self._plain_dtype)
+      weights = [self._kernel_initializer(shape, dtype=self._plain_dtype) for shape in self.canonical_weight_shapes]
+      biases = [self._bias_initializer(shape, dtype=self._plain_dtype) for shape in self.canonical_bias_shapes]
+      seed, seed2 = V1.get_seed(self._seed)
+      opaque_init = tf.raw_ops.CudnnRNNCanonicalToParams(
+          num_layers=self._num_layers, num_units=self._num_units, input_size=input_size,
+          weights=weights, biases=biases, rnn_mode=self._rnn_mode, input_mode=self._input_mode,
+          direction=self._direction, dropout=self.dropout, seed=seed or 0, seed2=seed2 or 0)
+      self.kernel = V1.get_variable("opaque_kernel", dtype=self._plain_dtype, initializer=opaque_init,
+                                    validate_shape=False, trainable=True)
+    if self.kernel not in self._trainable_weights:
+      self._trainable_weights.append(self.kernel)
+    # As TF 1.15: the saveable lives in the scope the layer is built in (its own under __call__), so the
+    # network of compatible cells built in that scope reads the checkpoint; none under a reusing scope.
+    if V1.get_variable_scope().reuse is not True:
+      self._create_saveable()
     self.built = True
+
+  def _create_saveable(self):
+    """Registers the layer's Cudnn*Saveable (its class's `_saveable_cls`) in the SAVEABLE_OBJECTS collection."""
+    if self._saveable is not None:
+      raise RuntimeError("Cudnn saveable already created.")
+    self._saveable = self._saveable_cls(
+        opaque_params=self.kernel, num_layers=self.num_layers, num_units=self.num_units,
+        input_size=self.input_size, input_mode=self.input_mode, direction=self.direction,
+        scope=V1.get_variable_scope(), name="%s_saveable" % self.kernel.name.split(":")[0])
+    V1.add_to_collection(V1.GraphKeys.SAVEABLE_OBJECTS, self._saveable)
 
   def call(self, inputs, initial_state=None, sequence_lengths=None, time_major=True, training=True):
     """Runs the RNN.
@@ -244,18 +216,22 @@ class _CudnnRNN(base_layer.Layer):
 class CudnnLSTM(_CudnnRNN):
   """cuDNN's LSTM (gates i, f, c, o; no forget bias); on CPU use CudnnCompatibleLSTMCell."""
   _rnn_mode = canonical.CUDNN_LSTM
+  _saveable_cls = params.CudnnLSTMSaveable
 
 
 class CudnnGRU(_CudnnRNN):
   """cuDNN's GRU (reset gate after the recurrent projection); on CPU use CudnnCompatibleGRUCell."""
   _rnn_mode = canonical.CUDNN_GRU
+  _saveable_cls = params.CudnnGRUSaveable
 
 
 class CudnnRNNTanh(_CudnnRNN):
   """cuDNN's tanh RNN; on CPU use BasicRNNCell."""
   _rnn_mode = canonical.CUDNN_RNN_TANH
+  _saveable_cls = params.CudnnRNNTanhSaveable
 
 
 class CudnnRNNRelu(_CudnnRNN):
   """cuDNN's ReLU RNN; on CPU use BasicRNNCell(activation=tf.nn.relu)."""
   _rnn_mode = canonical.CUDNN_RNN_RELU
+  _saveable_cls = params.CudnnRNNReluSaveable
