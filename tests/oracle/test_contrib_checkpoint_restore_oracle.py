@@ -7,7 +7,8 @@ EmbeddingWrapper, ConvLSTMCell), grid_rnn's Grid2LSTMCell; layers (conv2d with b
 layer_norm, fully_connected, trained by optimize_loss with Adam and gradient clipping), cudnn_rnn's CPU-compatible
 LSTM / GRU cells and crf's transition matrix (Adagrad), legacy_seq2seq's embedding_attention_seq2seq (RMSProp),
 mixed_precision's LossScaleOptimizer (the loss scale and its step counters), model_pruning (masked layer, mask
-thresholds and the last mask-update step), factorization's mini-batch KMeans and lookup's mutable tables."""
+thresholds and the last mask-update step), factorization's KMeans and lookup's mutable tables; and, in a graph of its own, contrib.quantize's training
+rewrite (the fake-quant ranges' variables and moving averages)."""
 
 import os
 import tempfile
@@ -25,7 +26,8 @@ ORACLE_TESTED = ("tf.contrib.opt.AdamWOptimizer", "tf.contrib.opt.NadamOptimizer
                  "tf.contrib.mixed_precision.ExponentialUpdateLossScaleManager",
                  "tf.contrib.mixed_precision.LossScaleOptimizer", "tf.contrib.model_pruning.masked_fully_connected",
                  "tf.contrib.model_pruning.Pruning", "tf.contrib.factorization.KMeans",
-                 "tf.contrib.lookup.MutableHashTable", "tf.contrib.lookup.MutableDenseHashTable")
+                 "tf.contrib.lookup.MutableHashTable", "tf.contrib.lookup.MutableDenseHashTable",
+                 "tf.contrib.quantize.create_training_graph")
 
 MODEL = r'''
 import os
@@ -104,10 +106,10 @@ with tf.variable_scope("pruned"):
 trains.append(tf.group(tf.train.GradientDescentOptimizer(0.2).minimize(
     prune_loss, var_list=tf.trainable_variables("pruned"))))
 trains.append(pruning.conditional_mask_update_op())
-# contrib.factorization: mini-batch k-means (its centers, counts and flags are variables)
+# contrib.factorization: k-means (its centers and its initialized flag are variables)
 points = tf.constant(rng.rand(12, 2).astype(np.float32))
-kmeans = c.factorization.KMeans(points, 3, initial_clusters=points[:3], use_mini_batch=True,
-                                mini_batch_steps_per_iteration=1)
+# full-batch: TF 1.15's mini-batch update races with itself (two TF 1.15 runs end 2e-2 apart)
+kmeans = c.factorization.KMeans(points, 3, initial_clusters=points[:3], use_mini_batch=False)
 _, _, _, _, kmeans_init, kmeans_train = kmeans.training_graph()
 trains.append(kmeans_train)
 # contrib.lookup: mutable tables are checkpointed with the variables
@@ -122,6 +124,24 @@ trains.append(fill)
 tables = {"words": table.export(), "ids": dense_table.export(), "words_b": table.lookup(tf.constant(["b", "z"]))}
 saver = tf.train.Saver()
 path = os.path.join(ORACLE_SHARED, "model.ckpt")
+
+
+def quantized_model():
+    """contrib.quantize's training rewrite (fake-quant ops, their min/max variables) on a graph of its own."""
+    graph = tf.Graph()
+    with graph.as_default():
+        pics_q = tf.constant(np.random.RandomState(1).rand(4, 6, 6, 2).astype(np.float32))
+        net_q = c.layers.conv2d(pics_q, 3, [3, 3], activation_fn=tf.nn.relu6, scope="qconv")
+        logits_q = c.layers.fully_connected(c.layers.flatten(net_q), 2, activation_fn=None, scope="qfc")
+        loss_q = tf.reduce_mean(tf.square(logits_q - 0.5))
+        c.quantize.create_training_graph(graph, quant_delay=0)
+        train_q = tf.train.GradientDescentOptimizer(0.1).minimize(loss_q)
+        values_q = {v.op.name: v for v in tf.global_variables()}
+        saver_q = tf.train.Saver(var_list=list(values_q.values()))
+    return graph, train_q, saver_q, values_q
+
+
+path_q = os.path.join(ORACLE_SHARED, "quantized.ckpt")
 
 
 def report_state(sess):
@@ -145,6 +165,16 @@ with tf.Session() as sess:
         for train in trains:
             sess.run(train)
     report_state(sess)
+graph_q, train_q, saver_q, values_q = quantized_model()
+with tf.Session(graph=graph_q) as sess:
+    sess.run(tf.variables_initializer(list(values_q.values())))
+    for _ in range(3):
+        sess.run(train_q)
+    saver_q.save(sess, path_q)
+    report("keys_quantized", sorted(k for k, _ in tf.train.list_variables(path_q)))
+    for _ in range(3):
+        sess.run(train_q)
+    report("continued_quantized", sess.run(values_q))
 '''
 
 RESTORE_AND_CONTINUE = MODEL + r'''
@@ -156,6 +186,14 @@ with tf.Session() as sess:
         for train in trains:
             sess.run(train)
     report_state(sess)
+graph_q, train_q, saver_q, values_q = quantized_model()
+with tf.Session(graph=graph_q) as sess:
+    saver_q.restore(sess, path_q)
+    report("keys_quantized", sorted(k for k, _ in tf.train.list_variables(
+        saver_q.save(sess, os.path.abspath("resaved_quantized.ckpt")))))
+    for _ in range(3):
+        sess.run(train_q)
+    report("continued_quantized", sess.run(values_q))
 '''
 
 
@@ -168,4 +206,5 @@ def test_a_tf115_checkpoint_restores_and_training_continues_as_on_tf115():
   assert any(k.endswith("/AdamW_1") for k in theirs["keys"]) and any(
       k.endswith("ExponentialMovingAverage") for k in theirs["keys"]), theirs["keys"]
   assert sorted(theirs["keys"]) == sorted(ours["keys"])  # every variable and table of the graph is in the checkpoint
-  assert_same(theirs, ours, rtol=2e-5, atol=1e-6, keys=["continued", "tables"])
+  assert any("weights_quant/min" in k for k in theirs["keys_quantized"]), theirs["keys_quantized"]
+  assert_same(theirs, ours, rtol=2e-5, atol=1e-6, keys=["continued", "tables", "keys_quantized", "continued_quantized"])
