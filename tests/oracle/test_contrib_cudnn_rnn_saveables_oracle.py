@@ -8,7 +8,8 @@ run by cutting the cuDNN op out of the graph (its outputs mapped to fixed number
 checkpoint holds, and the cuDNN canonical tensors a restore feeds back, are compared by value.
 CudnnLSTMSaveable / CudnnGRUSaveable / CudnnRNNTanhSaveable / CudnnRNNReluSaveable: name, op, SaveSpecs (names,
 tensor names, dtypes, shapes), scope spellings, format_converter, restore, the checkpoint keys a tf.train.Saver
-writes; the saveables the cuDNN layers register (under an outer scope and built by hand); running: the error.
+writes; the saveables the cuDNN layers register (under an outer scope, built by hand, under reusing scopes);
+running: the error.
 """
 
 from harness import assert_same, requires_tf115, run_both
@@ -169,8 +170,16 @@ with tf.Graph().as_default() as graph:
         lstm(tf.zeros([3, 2, 4]))
     gru = cudnn.CudnnGRU(2, 2, direction="bidirectional", name="by_hand")
     gru.build([3, 2, 3])
+    with tf.variable_scope("encoder", reuse=True):  # a reusing scope: the variable is shared, no second saveable
+        shared = cudnn.CudnnLSTM(1, 2)
+        shared(tf.zeros([3, 2, 4]))
+    with tf.variable_scope("auto", reuse=tf.AUTO_REUSE):
+        relu = cudnn.CudnnRNNRelu(1, 2)
+        relu(tf.zeros([3, 2, 4]))
+    report("layer_reuse", [shared.saveable is None, shared.kernel is lstm.kernel,
+                           [v.op.name for v in shared.trainable_variables]])
     layer_saveables = []
-    for layer in (lstm, gru):
+    for layer in (lstm, gru, relu):
         s = layer.saveable
         layer_saveables.append([type(s).__name__, s.name, s.op.name, [sp.name for sp in s.specs],
                                 [sp.tensor.name for sp in s.specs], layer.kernel.name])
