@@ -165,15 +165,7 @@ report_errors("estimator_errors", [
 ])
 '''
 
-# The contrib.learn linear models' variables are tf.estimator's in tf1clip (a deliberate difference of all its
-# contrib.learn linear estimators, docs/contrib.md): the values are compared by column above.
-DIFFERENCES = {
-    "clf_variable_names": ("tf1clip's contrib.learn LinearClassifier is tf.estimator's: linear/linear_model/<column>/"
-                           "weights (and tf.estimator's SDCA slots <variable>/part_0_unshrunk), not TF 1.15's "
-                           "linear/<column>/weight(s)"),
-    "svm_variable_names": ("SVM's linear model is tf.compat.v1.feature_column.linear_model: "
-                           "linear/linear_model/<column>/weights, not TF 1.15's linear/<column>/weight(s)"),
-}
+DIFFERENCES = {}
 
 
 @requires_tf115

@@ -1,18 +1,24 @@
-"""Old estimator checkpoints restore: tf.estimator's canned estimators, trained three steps on TF 1.15 into a
-model_dir, train on under tf1clip from that model_dir (the estimator finds the checkpoint itself) and end where TF
-1.15's own continuation of a copy of that model_dir ends: every variable (weights, Adagrad / Ftrl slots, the global
-step) and the predictions.
+"""Old estimator checkpoints restore: canned estimators, trained three steps on TF 1.15 into a model_dir, train on
+under tf1clip from that model_dir (the estimator finds the checkpoint itself) and end where TF 1.15's own
+continuation of a copy of that model_dir ends: every variable (weights, Adagrad / Ftrl slots of TF 1.15's one-part
+partitioned variables, optimize_loss's learning_rate variables, the global step) and the predictions.
 
-Not here yet: contrib.learn's canned estimators (DNNClassifier, LinearRegressor, ...). tf1clip builds them on
-tf.estimator's canned models, whose variable names are not TF 1.15's contrib.learn ones (docs/contrib.md), so a TF
-1.15 contrib.learn checkpoint does not restore into them."""
+tf.estimator's DNNLinearCombinedRegressor, and contrib.learn's canned estimators (TF 1.15's contrib.learn model
+functions and heads, its variable names: `dnn/hiddenlayer_0/weights`, `dnn/input_from_feature_columns/
+<column>_embedding/weights`, `linear/<column>/weight(s)`, `linear/bias_weight`, `dnn/<head>/dnn/learning_rate`):
+a DNNClassifier, a DNNRegressor with an embedding column, a LinearRegressor and a three-class LinearClassifier with a
+sparse_column_with_keys, and both wide-and-deep estimators (TF 1.15's default global step increment: one per
+optimizer)."""
 
 import os
 import tempfile
 
 from harness import assert_same, requires_tf115, run_tf115, run_tf1clip
 
-ORACLE_TESTED = ("tf.estimator.DNNLinearCombinedRegressor",)
+ORACLE_TESTED = ("tf.estimator.DNNLinearCombinedRegressor", "tf.contrib.learn.DNNClassifier",
+                 "tf.contrib.learn.DNNRegressor", "tf.contrib.learn.LinearRegressor",
+                 "tf.contrib.learn.LinearClassifier", "tf.contrib.learn.DNNLinearCombinedClassifier",
+                 "tf.contrib.learn.DNNLinearCombinedRegressor")
 
 MODELS = r'''
 import os
@@ -37,14 +43,25 @@ MAKE = {
         linear_feature_columns=[tf.feature_column.numeric_column("x", shape=[3])],
         dnn_feature_columns=[tf.feature_column.numeric_column("x", shape=[3])], dnn_hidden_units=[3],
         model_dir=d),
-}
-LEARN = {
     "dnn": lambda d: learn.DNNClassifier(hidden_units=[4], feature_columns=[layers.real_valued_column("x", 3)],
                                          n_classes=2, model_dir=d),
+    "dnn_regressor": lambda d: learn.DNNRegressor(
+        hidden_units=[3], feature_columns=[layers.real_valued_column("x", 3), layers.embedding_column(color, 2)],
+        model_dir=d),
     "linear": lambda d: learn.LinearRegressor(feature_columns=[layers.real_valued_column("x", 3), color],
                                               model_dir=d),
+    "linear_classifier": lambda d: learn.LinearClassifier(
+        feature_columns=[layers.real_valued_column("x", 3), color], n_classes=3, model_dir=d),
+    "wide_deep_classifier": lambda d: learn.DNNLinearCombinedClassifier(
+        linear_feature_columns=[color], dnn_feature_columns=[layers.real_valued_column("x", 3)],
+        dnn_hidden_units=[3], model_dir=d),
+    "wide_deep_regressor": lambda d: learn.DNNLinearCombinedRegressor(
+        linear_feature_columns=[color, layers.real_valued_column("x", 3)],
+        dnn_feature_columns=[layers.real_valued_column("x", 3)], dnn_hidden_units=[3], model_dir=d),
 }
-LABELS = {"dnn": y_class, "linear": y_value, "core": y_value}
+y_three = (y_class + (x[:, 0] > 0.5)).astype(np.int64)
+LABELS = {"dnn": y_class, "dnn_regressor": y_value, "linear": y_value, "linear_classifier": y_three,
+          "wide_deep_classifier": y_class, "wide_deep_regressor": y_value, "core": y_value}
 
 def train(name, directory):
     est = MAKE[name](directory)
@@ -55,8 +72,8 @@ def train(name, directory):
         predictions = [p["predictions"] for p in est.predict(once, yield_single_examples=False)]
     else:
         est.fit(input_fn=fn, steps=3)
-        predictions = est.predict(input_fn=features, as_iterable=False)
-        predictions = predictions.get("probabilities", predictions) if isinstance(predictions, dict) else predictions
+        classifier = hasattr(est, "predict_proba")
+        predictions = (est.predict_proba if classifier else est.predict_scores)(input_fn=features, as_iterable=False)
     report(name, {"variables": {n: est.get_variable_value(n) for n in est.get_variable_names()},
                   "predictions": np.asarray(predictions)})
 '''
@@ -82,6 +99,8 @@ def test_estimators_train_on_from_a_tf115_model_dir_as_tf115_does():
   with tempfile.TemporaryDirectory() as shared:
     theirs = run_tf115(TRAIN_AND_CONTINUE, shared=shared)
     ours = run_tf1clip(CONTINUE, shared=shared)
-  for name in ("core",):
+  for name in ("core", "dnn", "dnn_regressor", "linear", "linear_classifier"):
     assert theirs[name]["variables"]["global_step"] == 6, (name, theirs[name]["variables"]["global_step"])
+  for name in ("wide_deep_classifier", "wide_deep_regressor"):  # TF 1.15: a step per optimizer
+    assert theirs[name]["variables"]["global_step"] == 8, (name, theirs[name]["variables"]["global_step"])
   assert_same(theirs, ours, rtol=2e-5, atol=1e-6)

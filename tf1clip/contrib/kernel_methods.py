@@ -17,7 +17,8 @@ Place in the data flow (DESIGN.md): contrib.learn.canned (LinearClassifier), con
   mappers, the concatenated mapped features as a real-valued column `<name>_MAPPED`, as TF 1.15's
   `_kernel_model_fn` did. Its `predict` yields TF 1.15's contrib Estimator dicts (`classes`, `probabilities`,
   `logits`, and `logistic` for two classes); `predict_classes` / `predict_proba` take `input_fn` only.
-  The variables are tf.estimator's linear-model names, as for contrib.learn's LinearClassifier.
+  The variables are TF 1.15's (`linear/<column>_MAPPED/weight`, `linear/bias_weight`), as contrib.learn's
+  LinearClassifier's.
 """
 
 import abc

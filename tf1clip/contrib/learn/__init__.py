@@ -7,8 +7,8 @@ Provided:
   `infer_real_valued_columns_from_input(_fn)` (contrib.learn.estimator: a model_fn estimator owning a
   tf.estimator.Estimator, arrays fed in TF 1.15's DataFeeder order);
 - `DNNClassifier`, `DNNRegressor`, `LinearClassifier`, `LinearRegressor`,
-  `DNNLinearCombinedClassifier`, `DNNLinearCombinedRegressor` (contrib.learn.canned: tf.estimator's canned
-  estimators behind TF 1.15's constructors, predictions and metric names);
+  `DNNLinearCombinedClassifier`, `DNNLinearCombinedRegressor` (contrib.learn.canned: TF 1.15's classes on its
+  model functions and heads, with its variable names, predictions and metric names);
 - `Experiment`, `learn_runner`, `RunConfig`, `monitors` (as the hooks that replaced them);
 - `ModeKeys` (contrib.learn's own: TRAIN, EVAL, INFER; tf.estimator's has PREDICT = "infer" too),
   `preprocessing` (VocabularyProcessor, ...) and `datasets` (local files and the data TF 1.15 shipped);

@@ -5,15 +5,18 @@ Place in the data flow (DESIGN.md): contrib.learn.estimator (Estimator), contrib
 contrib.learn <- compat <- cli.
 
 TF 1.15's model functions of dnn.py, linear.py and dnn_linear_combined.py, ported onto tf.compat.v1, each
-run by tf1clip's model_fn `Estimator` with the given `Head`: the same layers, variable scopes and names
-(`dnn/hiddenlayer_0/weights`, `dnn/logits/biases`, `linear/linear_model/<column>/weights`), initializers,
+run by tf1clip's model_fn `Estimator` with the given `Head` (contrib.learn.canned's DNNClassifier, ... run them
+too): the same layers, variable scopes and names (`dnn/hiddenlayer_0/weights`, `dnn/logits/biases`), initializers,
 default optimizers and learning rates (Adagrad 0.05 for DNNs, Ftrl at min(0.2, 1/sqrt(#columns)) for
-linear parts, through `optimize_loss` as TF 1.15 did), and wide-and-deep's global step increment
+linear parts, through `optimize_loss` as TF 1.15 did), `embedding_lr_multipliers` (optimize_loss's gradient
+multipliers of the embedding variables) and wide-and-deep's global step increment
 (`fix_global_step_increment_bug=False` counts a step per optimizer, as TF 1.15 did).
 
-The columns are the `tf.feature_column` ones tf1clip's `tf.contrib.layers.*_column` build, so the model takes
-TF 1.15's path for those (`input_layer`, `linear_model`); `embedding_lr_multipliers` (defined by TF 1.15 for its
-contrib embedding columns only) and `_joint_weights` are refused by name when set.
+TF 1.15's choice of input path: when every column is a tf.contrib.layers column (tf1clip's constructors record
+them: `feature_column.is_contrib_column`) the input layer is contrib.layers' `input_from_feature_columns`
+(`dnn/input_from_feature_columns/<column>/weights`) and the linear logits `weighted_sum_from_feature_columns` (or
+the joint one for `_joint_weights`: `linear/<column>/weight(s)`, `linear/bias_weight`); otherwise
+tf.feature_column's `input_layer` / `linear_model` (`linear/linear_model/<column>/weights`).
 """
 
 import math
@@ -46,14 +49,6 @@ def _get_activation_fn(activation_fn):
   return _ACTIVATION_FUNCTIONS[activation_fn]
 
 
-def _refuse(function, **options):
-  for name, value in options.items():
-    if value:
-      raise ValueError("%s: %s=%r is not served by tf1clip (TF 1.15 defined it for its contrib feature "
-                       "columns, which tf1clip builds as tf.feature_column columns); leave it at its "
-                       "default" % (function, name, value))
-
-
 def _optimize_loss(**kwargs):
   from tf1clip import training_op  # pylint: disable=import-outside-toplevel
   return training_op.optimize_loss(**kwargs)
@@ -63,15 +58,34 @@ def _num_ps_replicas(config):
   return config.num_ps_replicas if config else 0
 
 
+def _all_contrib(feature_columns):
+  """TF 1.15's test for its contrib path: every column a tf.contrib.layers column (a `_FeatureColumn`)."""
+  from tf1clip.contrib.layers import feature_column  # pylint: disable=import-outside-toplevel
+  return all(feature_column.is_contrib_column(column) for column in feature_columns)
+
+
+def _feature_column_ops():
+  import tf1clip.contrib.layers.feature_column_ops as ops  # pylint: disable=import-outside-toplevel
+  return ops
+
+
 def _dnn_tower(features, mode, head, hidden_units, feature_columns, activation_fn, dropout,
                input_layer_partitioner, add_summary):
-  """TF 1.15's DNN tower inside the "dnn" variable scope: input layer, hidden layers, logits. -> logits."""
+  """TF 1.15's DNN tower inside the "dnn" variable scope: input layer, hidden layers, logits.
+
+  Returns (logits, the input layer's variable scope name).
+  """
   import tf_slim  # pylint: disable=import-outside-toplevel
   parent_scope = "dnn"
   with V1.variable_scope("input_from_feature_columns", values=tuple(features.values()),
-                         partitioner=input_layer_partitioner):
-    net = V1.feature_column.input_layer(features=features, feature_columns=feature_columns,
-                                        weight_collections=[parent_scope])
+                         partitioner=input_layer_partitioner) as input_layer_scope:
+    if _all_contrib(feature_columns):
+      net = _feature_column_ops().input_from_feature_columns(
+          columns_to_tensors=features, feature_columns=feature_columns, weight_collections=[parent_scope],
+          scope=input_layer_scope)
+    else:
+      net = V1.feature_column.input_layer(features=features, feature_columns=feature_columns,
+                                          weight_collections=[parent_scope])
   for layer_id, num_hidden_units in enumerate(hidden_units):
     with V1.variable_scope("hiddenlayer_%d" % layer_id, values=(net,)) as hidden_layer_scope:
       net = tf_slim.fully_connected(net, num_hidden_units, activation_fn=activation_fn,
@@ -83,14 +97,30 @@ def _dnn_tower(features, mode, head, hidden_units, feature_columns, activation_f
     logits = tf_slim.fully_connected(net, head.logits_dimension, activation_fn=None,
                                      variables_collections=[parent_scope], scope=logits_scope)
   add_summary(logits, logits_scope.name)
-  return logits
+  return logits, input_layer_scope.name
+
+
+def _extract_embedding_lr_multipliers(embedding_lr_multipliers, collection_key, input_layer_scope):
+  """TF 1.15's {embedding variable: learning rate multiplier} (optimize_loss's gradient_multipliers), or None."""
+  if not embedding_lr_multipliers:
+    return None
+  gradient_multipliers = {}
+  for column, lr_mult in embedding_lr_multipliers.items():
+    if not (hasattr(column, "dimension") and hasattr(column, "categorical_column")):
+      raise ValueError("learning rate multipler can only be defined for embedding columns. It is defined for "
+                       "{}".format(column))
+    embedding = V1.get_collection(collection_key, input_layer_scope + "/" + column.name)
+    if not embedding:
+      raise ValueError("Couldn't find a variable for column {}".format(column))
+    for v in embedding:
+      gradient_multipliers[v] = lr_mult
+  return gradient_multipliers
 
 
 def _dnn_model_fn(features, labels, mode, params, config=None):
   """TF 1.15's `dnn._dnn_model_fn`: the DNN tower, trained by optimize_loss (Adagrad 0.05 by default)."""
   head = params["head"]
   optimizer = params.get("optimizer") or "Adagrad"
-  _refuse("DNNEstimator", embedding_lr_multipliers=params.get("embedding_lr_multipliers"))
   num_ps_replicas = _num_ps_replicas(config)
   features = _get_feature_dict(features)
 
@@ -100,7 +130,7 @@ def _dnn_model_fn(features, labels, mode, params, config=None):
 
   with V1.variable_scope("dnn", values=tuple(features.values()),
                          partitioner=V1.min_max_variable_partitioner(max_partitions=num_ps_replicas)):
-    logits = _dnn_tower(
+    logits, input_layer_scope = _dnn_tower(
         features, mode, head, params["hidden_units"], params["feature_columns"],
         _get_activation_fn(params.get("activation_fn")), params.get("dropout"),
         V1.min_max_variable_partitioner(max_partitions=num_ps_replicas,
@@ -110,10 +140,26 @@ def _dnn_model_fn(features, labels, mode, params, config=None):
     def _train_op_fn(loss):
       return _optimize_loss(loss=loss, global_step=V1.train.get_global_step(),
                             learning_rate=_DNN_LEARNING_RATE, optimizer=_get_optimizer(optimizer),
+                            gradient_multipliers=_extract_embedding_lr_multipliers(
+                                params.get("embedding_lr_multipliers"), "dnn", input_layer_scope),
                             clip_gradients=params.get("gradient_clip_norm"), name="dnn", summaries=[])
 
     return head.create_model_fn_ops(features=features, mode=mode, labels=labels, train_op_fn=_train_op_fn,
                                     logits=logits)
+
+
+def _linear_logits(features, feature_columns, head, joint_weights, scope):
+  """TF 1.15's linear logits in variable scope "linear": contrib columns through
+  (joint_)weighted_sum_from_feature_columns (`linear/<column>/weight(s)`, `linear/bias_weight`), others through
+  tf.feature_column's linear_model (which ignores `joint_weights`, as TF 1.15's did)."""
+  if _all_contrib(feature_columns):
+    ops = _feature_column_ops()
+    layer_fn = ops.joint_weighted_sum_from_feature_columns if joint_weights else ops.weighted_sum_from_feature_columns
+    logits, _, _ = layer_fn(columns_to_tensors=features, feature_columns=feature_columns,
+                            num_outputs=head.logits_dimension, weight_collections=["linear"], scope=scope)
+    return logits
+  return V1.feature_column.linear_model(features=features, feature_columns=feature_columns,
+                                        units=head.logits_dimension, weight_collections=["linear"])
 
 
 def _linear_default_optimizer(feature_columns):
@@ -135,13 +181,11 @@ def _linear_model_fn(features, labels, mode, params, config=None):
   feature_columns = params["feature_columns"]
   optimizer = params.get("optimizer") or _linear_default_optimizer(feature_columns)
   gradient_clip_norm = params.get("gradient_clip_norm", None)
-  _refuse("LinearEstimator", _joint_weights=params.get("joint_weights", False))
   features = _get_feature_dict(features)
   parent_scope = "linear"
   partitioner = V1.min_max_variable_partitioner(max_partitions=_num_ps_replicas(config), min_slice_size=64 << 20)
-  with V1.variable_scope(parent_scope, values=tuple(features.values()), partitioner=partitioner):
-    logits = V1.feature_column.linear_model(features=features, feature_columns=feature_columns,
-                                            units=head.logits_dimension, weight_collections=[parent_scope])
+  with V1.variable_scope(parent_scope, values=tuple(features.values()), partitioner=partitioner) as scope:
+    logits = _linear_logits(features, feature_columns, head, params.get("joint_weights", False), scope)
 
     def _train_op_fn(loss):
       my_vars = V1.get_collection(parent_scope)
@@ -174,8 +218,6 @@ def _dnn_linear_combined_model_fn(features, labels, mode, params, config=None):
   input_layer_partitioner = params.get("input_layer_partitioner") or V1.min_max_variable_partitioner(
       max_partitions=num_ps_replicas, min_slice_size=64 << 20)
   fix_global_step_increment_bug = params.get("fix_global_step_increment_bug", True)
-  _refuse("DNNLinearCombinedEstimator", embedding_lr_multipliers=params.get("embedding_lr_multipliers"),
-          _joint_linear_weights=params.get("joint_linear_weights"))
   if not linear_feature_columns and not dnn_feature_columns:
     raise ValueError("Either linear_feature_columns or dnn_feature_columns must be defined.")
   features = _get_feature_dict(features)
@@ -188,22 +230,21 @@ def _dnn_linear_combined_model_fn(features, labels, mode, params, config=None):
     V1.summary.scalar("%s/fraction_of_zero_values" % tag, tf.math.zero_fraction(value))
     V1.summary.histogram("%s/activation" % tag, value)
 
-  dnn_logits = None
+  dnn_logits, dnn_input_scope = None, None
   if dnn_feature_columns:
     if not dnn_hidden_units:
       raise ValueError("dnn_hidden_units must be defined when dnn_feature_columns is specified.")
     with V1.variable_scope("dnn", values=tuple(features.values()),
                            partitioner=V1.min_max_variable_partitioner(max_partitions=num_ps_replicas)):
-      dnn_logits = _dnn_tower(features, mode, head, dnn_hidden_units, dnn_feature_columns,
+      dnn_logits, dnn_input_scope = _dnn_tower(features, mode, head, dnn_hidden_units, dnn_feature_columns,
                               params.get("dnn_activation_fn") or tf.nn.relu, params.get("dnn_dropout"),
                               input_layer_partitioner, add_summary)
   linear_logits = None
   if linear_feature_columns:
     partitioner = V1.min_max_variable_partitioner(max_partitions=num_ps_replicas, min_slice_size=64 << 20)
     with V1.variable_scope("linear", values=tuple(features.values()), partitioner=partitioner) as scope:
-      linear_logits = V1.feature_column.linear_model(
-          features=features, feature_columns=linear_feature_columns, units=head.logits_dimension,
-          weight_collections=["linear"])
+      linear_logits = _linear_logits(features, linear_feature_columns, head, params.get("joint_linear_weights"),
+                                     scope)
       add_summary(linear_logits, scope.name)
   if dnn_logits is not None and linear_logits is not None:
     logits = dnn_logits + linear_logits
@@ -219,6 +260,8 @@ def _dnn_linear_combined_model_fn(features, labels, mode, params, config=None):
       train_ops.append(_optimize_loss(
           loss=training_loss, global_step=global_step, learning_rate=_DNN_LEARNING_RATE,
           optimizer=dnn_optimizer, clip_gradients=gradient_clip_norm, variables=V1.get_collection("dnn"),
+          gradient_multipliers=_extract_embedding_lr_multipliers(params.get("embedding_lr_multipliers"), "dnn",
+                                                                 dnn_input_scope),
           name="dnn", summaries=[], increment_global_step=not fix_global_step_increment_bug))
     if linear_logits is not None:
       train_ops.append(_optimize_loss(

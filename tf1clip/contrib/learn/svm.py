@@ -1,7 +1,8 @@
 """`tf.contrib.learn.SVM`: TF 1.15's linear SVM (hinge loss trained by SDCA) on contrib.learn's Estimator.
 
 Place in the data flow (DESIGN.md): contrib.learn.estimator (Estimator), contrib.learn.head (binary_svm_head),
-contrib.linear_optimizer (SDCAOptimizer) <- **contrib.learn.svm** <- contrib.learn <- compat <- cli.
+contrib.linear_optimizer (SDCAOptimizer), contrib.learn.head_estimators (TF 1.15's choice of linear model) <-
+**contrib.learn.svm** <- contrib.learn <- compat <- cli.
 
 TF 1.15's svm.py and the `sdca_model_fn` / `_SdcaUpdateWeightsHook` of its linear.py: the linear model is built
 in variable scope "linear" (with the optimizer's partitioner), the head (binary_svm_head: hinge loss; predictions
@@ -9,17 +10,17 @@ in variable scope "linear" (with the optimizer's partitioner), the head (binary_
 `SDCAOptimizer.get_train_step` (hinge_loss) followed, on the chief, by SdcaModel.update_weights (the L1 shrink),
 as in TF 1.15. The regularization runs as max(l2_regularization, 1.0), as TF 1.15's solver did.
 
-Deliberate difference (as for contrib.learn's canned linear estimators, docs/contrib.md): the columns are
-tf.feature_column columns and the model is `tf.compat.v1.feature_column.linear_model`, so the variables are
-`linear/linear_model/<column>/weights` and `linear/linear_model/bias_weights` (TF 1.15: `linear/<column>/weight`,
-`linear/bias_weight`); the numbers are TF 1.15's. `export` / `export_with_defaults` (deprecated in TF 1.15 for
-export_savedmodel) are not served: use `export_savedmodel`.
+The linear model is TF 1.15's too: tf.contrib.layers columns go through weighted_sum_from_feature_columns
+(`linear/<column>/weight(s)`, `linear/bias_weight`), tf.feature_column columns through
+`tf.compat.v1.feature_column.linear_model`, as TF 1.15 chose. `export` / `export_with_defaults` (deprecated in TF
+1.15 for export_savedmodel) are not served: use `export_savedmodel`.
 """
 
 import tensorflow as tf
 
 from tf1clip.contrib.learn import estimator as estimator_lib
 from tf1clip.contrib.learn import head as head_lib
+from tf1clip.contrib.learn import head_estimators
 from tf1clip.contrib.learn import prediction_key
 
 V1 = tf.compat.v1
@@ -72,9 +73,17 @@ def sdca_model_fn(features, labels, mode, params):
   if not feature_columns:
     raise ValueError("feature_columns can't be empty.")
   columns_to_variables = {}
-  with V1.variable_scope("linear", values=tuple(features.values()), partitioner=optimizer.partitioner):
-    logits = V1.feature_column.linear_model(features=features, feature_columns=feature_columns, units=1,
-                                            cols_to_vars=columns_to_variables)
+  with V1.variable_scope("linear", values=tuple(features.values()), partitioner=optimizer.partitioner) as scope:
+    if head_estimators._all_contrib(feature_columns):  # pylint: disable=protected-access
+      # TF 1.15's contrib path: weighted_sum_from_feature_columns, its bias as the bias column
+      ops = head_estimators._feature_column_ops()  # pylint: disable=protected-access
+      logits, columns_to_variables, bias = ops.weighted_sum_from_feature_columns(
+          columns_to_tensors=features, feature_columns=feature_columns, num_outputs=1, scope=scope)
+      columns_to_variables = dict(columns_to_variables)
+      columns_to_variables[_sdca_optimizer_module()._BIAS_KEY] = [bias]  # pylint: disable=protected-access
+    else:
+      logits = V1.feature_column.linear_model(features=features, feature_columns=feature_columns, units=1,
+                                              cols_to_vars=columns_to_variables)
 
   def _train_op_fn(unused_loss):
     global_step = V1.train.get_global_step()
