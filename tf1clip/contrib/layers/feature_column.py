@@ -1,7 +1,7 @@
 """TF 1.15's first feature-column API (`tf.contrib.layers.real_valued_column`, ...) on `tf.feature_column`.
 
 Place in the data flow (DESIGN.md): tf.compat.v1.feature_column <- **contrib.layers.feature_column** <-
-contrib.learn.canned <- compat <- cli.
+contrib.layers.feature_column_ops, contrib.learn.head_estimators <- compat <- cli.
 
 Each constructor returns the `tf.compat.v1.feature_column` column TF itself made its successor, with the
 TF 1.15 arguments mapped (`real_valued_column(name, dimension)` is `numeric_column(name, shape=(dimension,))`,
@@ -12,7 +12,9 @@ are the new ones (`.name`, not `.column_name`; a one-hot column keeps TF 1.15's 
 `input_from_feature_columns` is TF 1.15's (feature_column_ops), with its variable names
 (`input_from_feature_columns/<column>_embedding/weights`); inside tf.feature_column's own `input_layer` the columns'
 variables have tf.feature_column's names. A sparse column's `combiner` was used only by linear models; it is kept
-(`combiner_of`) and the contrib.learn linear estimators pass it on as `sparse_combiner`.
+(`combiner_of`) for feature_column_ops' weighted sums. The columns these constructors build are recorded
+(`is_contrib_column`): contrib.learn's models take TF 1.15's contrib path (its variable names) for them only, as
+TF 1.15 did for its `_FeatureColumn`s, and tf.feature_column's for the columns of `tf.feature_column`.
 `scattered_embedding_column` (no successor in tf.feature_column) is TF 1.15's column, built as a
 tf.compat.v1.feature_column dense column on embedding_ops.scattered_embedding_lookup_sparse;
 `make_place_holder_tensors_for_base_features` is TF 1.15's, on the columns' parse spec.
