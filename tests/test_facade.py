@@ -85,3 +85,23 @@ def test_facade_layers_work_after_tensorflow_was_imported_with_keras_3():
       """, drop=("TF_USE_LEGACY_KERAS",))
   assert result["tf_keras_of_tf"].startswith("keras.")
   assert result["shape"] == [1, 1, 2]
+
+
+def test_autograph_leaves_contrib_code_unconverted_once_a_script_touches_tf_contrib():
+  # TF 1.15 never converted contrib (part of the tensorflow package); tf1clip.contrib and tf-slim are not, so the
+  # facade adds DoNotConvert rules for them (compat.autograph_shim) when tf.contrib is first used.
+  result = _python("""
+      import json
+      from tensorflow.python.autograph.impl import conversion
+      import tf1clip.compat.v1 as tf
+      from tf1clip.contrib.seq2seq import attention_wrapper
+      before = conversion.is_allowlisted(attention_wrapper.AttentionWrapper.call)
+      tf.contrib.seq2seq  # the first touch of tf.contrib applies the shim
+      from tf_slim.layers import rev_block_lib
+      import tf1clip.transforms
+      after = [conversion.is_allowlisted(attention_wrapper.AttentionWrapper.call),
+               conversion.is_allowlisted(rev_block_lib.RevBlock.call),
+               conversion.is_allowlisted(tf1clip.transforms.clip_by_global_norm)]  # not contrib: converted
+      print("RESULT " + json.dumps([before, after]))
+  """)
+  assert result == [False, [True, True, False]]

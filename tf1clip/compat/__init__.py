@@ -4,7 +4,7 @@
   and RNN cells) for a script run with plain `python` (compat.v1).
 - `tf1clip run script.py`: runs a script unchanged; its `import tensorflow` gets that same API, while
   libraries keep the real TensorFlow 2 (compat.runner, compat.importer).
-- compat.shims (+ estimator_shim, graph_editor_shim): the listed patches that make maintained legacy
+- compat.shims (+ estimator_shim, graph_editor_shim, autograph_shim): the listed patches that make maintained legacy
   libraries import; compat.numpy_legacy: the NumPy 1.x names served under the runner; compat.standins.
 - compat.surface: where each TF1 name comes from, the table the facade, the importer and tools.check share.
 

@@ -113,8 +113,10 @@ class LegacyImporter:
       if filename is None and self._main_is_legacy and globals.get("__name__") == "__main__":
         return self.legacy_import(name, fromlist)
     if level == 0 and (name == "tf_slim" or name.startswith("tf_slim.")) and "tf_slim" not in sys.modules:
-      # tf-slim reads TF internals that moved; its shim must be in place before its first use.
+      # tf-slim reads TF internals that moved; its shim must be in place before its first use. AutoGraph leaves
+      # it unconverted, as TF 1.15's left contrib (compat.autograph_shim).
       importlib.import_module("tf1clip.compat.shims").apply("tf_slim")
+      importlib.import_module("tf1clip.compat.shims").apply("contrib_autograph")
     if (level == 0 and (name == "tensorflow_estimator" or name.startswith("tensorflow_estimator."))
         and "tensorflow_estimator" not in sys.modules):
       # tensorflow-estimator 2.15 imports on TF 2.21 only with its shim (compat.estimator_shim).

@@ -54,6 +54,7 @@ SHIMS = {
     "tf_slim": "tf1clip.contrib.slim_shim:PATCHES",
     "graph_editor": "tf1clip.compat.graph_editor_shim:PATCHES",
     "tensorflow_estimator": "tf1clip.compat.estimator_shim:PATCHES",
+    "contrib_autograph": "tf1clip.compat.autograph_shim:PATCHES",
 }
 
 _REPORTS = {}

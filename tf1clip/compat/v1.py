@@ -70,8 +70,11 @@ def _this_module():
 
 
 def _contrib():
-  # TF 1.x graph-editor scripts read `op._outputs`; put that alias back before contrib is used.
-  _importlib.import_module("tf1clip.compat.shims").apply("graph_editor")
+  # TF 1.x graph-editor scripts read `op._outputs`; put that alias back before contrib is used. TF 1.15's AutoGraph
+  # never converted contrib code: nor does TF 2.21's convert tf1clip.contrib / tf-slim (compat.autograph_shim).
+  shims = _importlib.import_module("tf1clip.compat.shims")
+  shims.apply("graph_editor")
+  shims.apply("contrib_autograph")
   try:
     return _importlib.import_module(_surface.CONTRIB_PACKAGE)
   except ModuleNotFoundError as e:
