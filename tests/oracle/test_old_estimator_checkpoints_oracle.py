@@ -8,7 +8,8 @@ functions and heads, its variable names: `dnn/hiddenlayer_0/weights`, `dnn/input
 <column>_embedding/weights`, `linear/<column>/weight(s)`, `linear/bias_weight`, `dnn/<head>/dnn/learning_rate`):
 a DNNClassifier, a DNNRegressor with an embedding column, a LinearRegressor and a three-class LinearClassifier with a
 sparse_column_with_keys, and both wide-and-deep estimators (TF 1.15's default global step increment: one per
-optimizer)."""
+optimizer); factorization's KMeansClustering and GMM, kernel_methods' KernelLinearClassifier (its random Fourier
+features' mapped column) and tf.estimator's BoostedTreesClassifier (a checkpoint in the middle of its second tree)."""
 
 import os
 import tempfile
@@ -18,7 +19,9 @@ from harness import assert_same, requires_tf115, run_tf115, run_tf1clip
 ORACLE_TESTED = ("tf.estimator.DNNLinearCombinedRegressor", "tf.contrib.learn.DNNClassifier",
                  "tf.contrib.learn.DNNRegressor", "tf.contrib.learn.LinearRegressor",
                  "tf.contrib.learn.LinearClassifier", "tf.contrib.learn.DNNLinearCombinedClassifier",
-                 "tf.contrib.learn.DNNLinearCombinedRegressor")
+                 "tf.contrib.learn.DNNLinearCombinedRegressor", "tf.contrib.factorization.KMeansClustering",
+                 "tf.contrib.factorization.GMM", "tf.contrib.kernel_methods.KernelLinearClassifier",
+                 "tf.estimator.BoostedTreesClassifier")
 
 MODELS = r'''
 import os
@@ -59,31 +62,62 @@ MAKE = {
         linear_feature_columns=[color, layers.real_valued_column("x", 3)],
         dnn_feature_columns=[layers.real_valued_column("x", 3)], dnn_hidden_units=[3], model_dir=d),
 }
+# estimators of other contrib modules, with their own inputs and predictions
+fz, km = tf.contrib.factorization, tf.contrib.kernel_methods
+columns_xyz = [tf.feature_column.bucketized_column(tf.feature_column.numeric_column("x%d" % i), [0.25, 0.5, 0.75])
+               for i in range(3)]
+MAKE.update({
+    "kmeans": lambda d: fz.KMeansClustering(3, model_dir=d, initial_clusters=x[:3], use_mini_batch=False),
+    "gmm": lambda d: fz.GMM(3, model_dir=d, initial_clusters=x[:3]),
+    "kernel": lambda d: km.KernelLinearClassifier(
+        kernel_mappers={layers.real_valued_column("x", 3): [km.RandomFourierFeatureMapper(3, 6, seed=3, name="rff")]},
+        model_dir=d),
+    "boosted": lambda d: tf.estimator.BoostedTreesClassifier(columns_xyz, n_batches_per_layer=1, model_dir=d,
+                                                             n_trees=3, max_depth=2),
+})
+points = lambda: tf.data.Dataset.from_tensors(x).repeat()
+by_column = lambda: {"x%d" % i: x[:, i:i + 1] for i in range(3)}
+INPUT = {"kmeans": points, "gmm": lambda: (points().make_one_shot_iterator().get_next(), None),
+         "boosted": lambda: tf.data.Dataset.from_tensors((by_column(), y_class)).repeat()}
+CORE = ("core", "kmeans", "boosted")  # tf.estimator's train / predict; the others contrib.learn's fit
+once = lambda: tf.data.Dataset.from_tensors({"x": x})  # one batch (constants would never run out)
+PREDICT = {
+    "core": lambda est: [p["predictions"] for p in est.predict(once, yield_single_examples=False)],
+    "kmeans": lambda est: list(est.predict_cluster_index(lambda: tf.data.Dataset.from_tensors(x))),
+    "gmm": lambda est: list(est.predict_assignments(input_fn=INPUT["gmm"]))[:12],
+    "kernel": lambda est: list(est.predict_proba(input_fn=lambda: {"x": tf.constant(x)})),
+    "boosted": lambda est: [p["probabilities"] for p in est.predict(
+        lambda: tf.data.Dataset.from_tensors(by_column()), yield_single_examples=False)],
+}
 y_three = (y_class + (x[:, 0] > 0.5)).astype(np.int64)
 LABELS = {"dnn": y_class, "dnn_regressor": y_value, "linear": y_value, "linear_classifier": y_three,
-          "wide_deep_classifier": y_class, "wide_deep_regressor": y_value, "core": y_value}
+          "wide_deep_classifier": y_class, "wide_deep_regressor": y_value, "core": y_value, "kernel": y_class}
+
+
+def fit(name, est):
+    fn = INPUT.get(name, lambda: (features(), tf.constant(LABELS[name])))
+    (est.train if name in CORE else est.fit)(input_fn=fn, steps=3)
 
 def train(name, directory):
     est = MAKE[name](directory)
-    fn = lambda: (features(), tf.constant(LABELS[name]))
-    if name == "core":
-        est.train(fn, steps=3)
-        once = lambda: tf.data.Dataset.from_tensors({"x": x})  # one batch (constants would never run out)
-        predictions = [p["predictions"] for p in est.predict(once, yield_single_examples=False)]
+    fit(name, est)
+    if name in PREDICT:
+        predictions = PREDICT[name](est)
     else:
-        est.fit(input_fn=fn, steps=3)
         classifier = hasattr(est, "predict_proba")
         predictions = (est.predict_proba if classifier else est.predict_scores)(input_fn=features, as_iterable=False)
-    report(name, {"variables": {n: est.get_variable_value(n) for n in est.get_variable_names()},
+    values = {n: est.get_variable_value(n) for n in est.get_variable_names()}
+    # a boosted-trees ensemble is a serialized proto whose float32 leaves and gains agree to the last bit or two
+    # (the kernels are NumPy ports): its size here (the same trees, splits and fields), the values in the predictions
+    values = {n: ("serialized bytes", len(v)) if n.endswith("_serialized") else v for n, v in values.items()}
+    report(name, {"variables": values,
                   "predictions": np.asarray(predictions)})
 '''
 
 TRAIN_AND_CONTINUE = MODELS + r'''
 for name in MAKE:
     first = os.path.join(ORACLE_SHARED, name)
-    est = MAKE[name](first)
-    fn = lambda: (features(), tf.constant(LABELS[name]))
-    (est.train if name == "core" else est.fit)(input_fn=fn, steps=3)
+    fit(name, MAKE[name](first))
     shutil.copytree(first, name + "_copy")
     train(name, os.path.abspath(name + "_copy"))
 '''
@@ -99,7 +133,7 @@ def test_estimators_train_on_from_a_tf115_model_dir_as_tf115_does():
   with tempfile.TemporaryDirectory() as shared:
     theirs = run_tf115(TRAIN_AND_CONTINUE, shared=shared)
     ours = run_tf1clip(CONTINUE, shared=shared)
-  for name in ("core", "dnn", "dnn_regressor", "linear", "linear_classifier"):
+  for name in ("core", "dnn", "dnn_regressor", "linear", "linear_classifier", "kmeans", "gmm", "kernel", "boosted"):
     assert theirs[name]["variables"]["global_step"] == 6, (name, theirs[name]["variables"]["global_step"])
   for name in ("wide_deep_classifier", "wide_deep_regressor"):  # TF 1.15: a step per optimizer
     assert theirs[name]["variables"]["global_step"] == 8, (name, theirs[name]["variables"]["global_step"])
