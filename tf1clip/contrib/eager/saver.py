@@ -7,7 +7,9 @@ Place in the data flow (DESIGN.md): tf.compat.v1.train.Saver, TensorFlow's Resou
 name-based checkpoints tf.train.Saver writes in a graph, so TF 1.15's eager checkpoints restore). Inside
 `restore_variables_on_create(path)`, every variable created is initialized from the checkpoint entry of its name
 (or `map_func(name)`), and a name missing from the checkpoint is a NotFoundError, as in TF 1.15: TF 1.15's
-mechanism (a temporary replacement of ResourceVariable's initializer) on TensorFlow 2.21's class.
+mechanism (a temporary replacement of ResourceVariable's initializer) on TensorFlow 2.21's class. The batch
+counters tf-keras' Model makes in its constructor (untracked, unsaved variables TF 1.15's Keras did not have) are
+left alone: building a tf.keras model in the context restores its weights as in TF 1.15.
 """
 
 import contextlib
@@ -20,6 +22,34 @@ V1 = tf.compat.v1
 def _resource_variable_class():
   from tensorflow.python.ops import resource_variable_ops  # pylint: disable=import-outside-toplevel
   return resource_variable_ops.ResourceVariable
+
+
+_KERAS_COUNTERS = {"depth": 0}
+
+
+@contextlib.contextmanager
+def _keras_counters_unrestored():
+  """While in effect, the variables tf-keras' Model.__init__ makes for its batch counters are not restored."""
+  try:
+    import tf_keras  # pylint: disable=import-outside-toplevel
+    model_class = tf_keras.Model
+    old = model_class._init_batch_counters  # pylint: disable=protected-access
+  except (ImportError, AttributeError):
+    yield
+    return
+
+  def init_batch_counters(self, *args, **kwargs):
+    _KERAS_COUNTERS["depth"] += 1
+    try:
+      return old(self, *args, **kwargs)
+    finally:
+      _KERAS_COUNTERS["depth"] -= 1
+
+  model_class._init_batch_counters = init_batch_counters  # pylint: disable=protected-access
+  try:
+    yield
+  finally:
+    model_class._init_batch_counters = old  # pylint: disable=protected-access
 
 
 @contextlib.contextmanager
@@ -49,6 +79,8 @@ def restore_variables_on_create(save_path, map_func=None):
 
   def init_from_checkpoint(self, *args, **kwargs):
     old_init(self, *args, **kwargs)
+    if _KERAS_COUNTERS["depth"]:
+      return
     name = mapping(self._handle_name[:-2] if self._handle_name.endswith(":0")  # pylint: disable=protected-access
                    else self._handle_name)  # pylint: disable=protected-access
     if name not in cache:
@@ -60,7 +92,8 @@ def restore_variables_on_create(save_path, map_func=None):
 
   cls._init_from_args = init_from_checkpoint  # pylint: disable=protected-access
   try:
-    yield
+    with _keras_counters_unrestored():
+      yield
   finally:
     cls._init_from_args = old_init  # pylint: disable=protected-access
 
