@@ -46,14 +46,6 @@ def _measure(argv, env):
   return time.perf_counter() - start, usage.ru_maxrss / 1024.0
 
 
-def _oracle():
-  root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-  for candidate in (os.environ.get("TF1CLIP_TF115_PYTHON"), os.path.join(root, ".venv-tf115", "bin", "python")):
-    if candidate and os.path.exists(candidate):
-      return candidate
-  return None
-
-
 def main(argv):
   if len(argv) > 1:
     raise app.UsageError("unexpected arguments: %s" % " ".join(argv[1:]))
@@ -67,8 +59,8 @@ def main(argv):
     variants = {"(a) python -c 'import tensorflow'": ([sys.executable, "-c", "import tensorflow"], legacy),
                 "(b) tf1clip run trivial_tf1.py": ([sys.executable, "-m", "tf1clip", "run", script], env),
                 "(c) import tensorflow, Keras 3": ([sys.executable, "-c", "import tensorflow"], env)}
-    if _oracle():
-      variants["(d) TF 1.15: python trivial_tf1.py"] = ([_oracle(), script], env)
+    if timing.oracle_python():
+      variants["(d) TF 1.15: python trivial_tf1.py"] = ([timing.oracle_python(), script], env)
     samples = {name: [] for name in variants}
     for _ in range(FLAGS.rounds):
       for name, (command, variant_env) in variants.items():

@@ -1,4 +1,5 @@
-"""Timing and table printing shared by the benchmarks (never used by tests: tests do not time).
+"""Timing, table printing and the TF 1.15 oracle's interpreter, shared by the benchmarks (never used by tests: tests
+do not time).
 
 Each benchmark builds its variants in one process, times them with `median_seconds`
 interleaved round by round (so machine noise hits every variant alike), and prints one
@@ -35,6 +36,15 @@ def median_seconds(variants, warmup=5, rounds=7, iters=20):
         fn()
       samples[name].append((time.perf_counter() - start) / iters)
   return {name: statistics.median(s) for name, s in samples.items()}
+
+
+def oracle_python():
+  """The TF 1.15 oracle's Python ($TF1CLIP_TF115_PYTHON, else .venv-tf115 of this checkout), or None."""
+  root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+  for candidate in (os.environ.get("TF1CLIP_TF115_PYTHON"), os.path.join(root, ".venv-tf115", "bin", "python")):
+    if candidate and os.path.exists(candidate):
+      return candidate
+  return None
 
 
 def machine_line():

@@ -64,13 +64,6 @@ PROGRAMS = {
 TARGET_STEP, TARGET_WALL, TARGET_STARTUP, TARGET_RSS = 1.0, 1.0, 1.5, 1.25
 
 
-def _oracle():
-  for candidate in (os.environ.get("TF1CLIP_TF115_PYTHON"), os.path.join(ROOT, ".venv-tf115", "bin", "python")):
-    if candidate and os.path.exists(candidate):
-      return candidate
-  return None
-
-
 WARM_UP_RUNS = 5  # Session.run calls left out of the step time (initializers, first-run graph optimization)
 
 
@@ -103,7 +96,7 @@ def _run(argv, log):
 
 def _side_argv(side, mode, values, script, args):
   if side == "tf115":
-    return [_oracle(), compare._INIT, "python", mode, values, script] + args  # pylint: disable=protected-access
+    return [timing.oracle_python(), compare._INIT, "python", mode, values, script] + args  # pylint: disable=protected-access
   return [sys.executable, "-m", "tf1clip.tools.compare_init", "run", mode, values, script] + args
 
 
@@ -142,7 +135,7 @@ def _ratio(ours, theirs):
 def main(argv):
   if len(argv) > 1:
     raise app.UsageError("unexpected arguments: %s" % " ".join(argv[1:]))
-  if _oracle() is None:
+  if timing.oracle_python() is None:
     timing.print_table("tf1clip run vs TensorFlow 1.15", ["program", "result"], [[
         "all", "skipped: no TF 1.15 oracle here (`make oracle` builds .venv-tf115 where a Python 3.7 exists)"]])
     return

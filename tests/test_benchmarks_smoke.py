@@ -39,6 +39,8 @@ SMOKE_FLAGS = {
         "--warmup", "0", "--rounds", "1", "--iters", "1", "--large_rounds", "1",
         "--large_iters", "1"],
     "startup": ["--rounds", "1"],
+    # One copy of the three models, each variant once (TF 1.15's where the oracle exists).
+    "contrib_build": ["--rounds", "1", "--repeats", "1"],
     # The two quickest programs on both TensorFlows (skips, printing why, where no oracle exists).
     "vs_tf115": ["--rounds", "1", "--programs", "startup,tiny"],
     "v2_overhead": ["--layers", "1", "--width", "4", "--batch_size", "2", "--check_steps", "1",
