@@ -8,7 +8,8 @@ layer_norm, fully_connected, trained by optimize_loss with Adam and gradient cli
 LSTM / GRU cells and crf's transition matrix (Adagrad), legacy_seq2seq's embedding_attention_seq2seq (RMSProp),
 mixed_precision's LossScaleOptimizer (the loss scale and its step counters), model_pruning (masked layer, mask
 thresholds and the last mask-update step), factorization's KMeans and lookup's mutable tables; and, in a graph of its own, contrib.quantize's training
-rewrite (the fake-quant ranges' variables and moving averages)."""
+rewrite (the fake-quant ranges' variables and moving averages); constrained_optimization's multiplicative swap-regret
+state and optimizer_v2's Adam."""
 
 import os
 import tempfile
@@ -27,7 +28,9 @@ ORACLE_TESTED = ("tf.contrib.opt.AdamWOptimizer", "tf.contrib.opt.NadamOptimizer
                  "tf.contrib.mixed_precision.LossScaleOptimizer", "tf.contrib.model_pruning.masked_fully_connected",
                  "tf.contrib.model_pruning.Pruning", "tf.contrib.factorization.KMeans",
                  "tf.contrib.lookup.MutableHashTable", "tf.contrib.lookup.MutableDenseHashTable",
-                 "tf.contrib.quantize.create_training_graph")
+                 "tf.contrib.quantize.create_training_graph",
+                 "tf.contrib.constrained_optimization.MultiplicativeSwapRegretOptimizer",
+                 "tf.contrib.optimizer_v2.AdamOptimizer")
 
 MODEL = r'''
 import os
@@ -122,6 +125,27 @@ fill = tf.group(table.insert(tf.constant(["a", "b"]), tf.stack([step_now, step_n
                                    tf.cast(tf.stack([step_now, -step_now]), tf.float32)))
 trains.append(fill)
 tables = {"words": table.export(), "ids": dense_table.export(), "words_b": table.lookup(tf.constant(["b", "z"]))}
+# contrib.constrained_optimization: the swap-regret state matrix and the constraint optimizer's slots
+class Problem(c.constrained_optimization.ConstrainedMinimizationProblem):
+    def __init__(self, w):
+        self.w = w
+
+    @property
+    def objective(self):
+        return tf.reduce_sum(tf.square(self.w - tf.constant([1.0, 2.0])))
+
+    @property
+    def constraints(self):
+        return tf.stack([self.w[0] + self.w[1] - 1.0, self.w[0] - 0.2])
+with tf.variable_scope("constrained"):
+    w_constrained = tf.get_variable("w", initializer=tf.constant([0.5, 0.25]))
+    trains.append(c.constrained_optimization.MultiplicativeSwapRegretOptimizer(
+        tf.train.GradientDescentOptimizer(0.1), constraint_optimizer=tf.train.AdagradOptimizer(0.5)).minimize(
+            Problem(w_constrained), var_list=[w_constrained]))
+# contrib.optimizer_v2: its Adam's slots and beta powers
+with tf.variable_scope("optimizer_v2"):
+    w_v2 = tf.get_variable("w", initializer=tf.constant([1.0, -1.0]))
+    trains.append(c.optimizer_v2.AdamOptimizer(0.1).minimize(tf.reduce_sum(tf.square(w_v2 - 0.3)), var_list=[w_v2]))
 saver = tf.train.Saver()
 path = os.path.join(ORACLE_SHARED, "model.ckpt")
 
