@@ -322,3 +322,59 @@ def test_a_failed_token_step_reaches_the_chief_instead_of_leaving_it_waiting_for
       with pytest.raises(tf.errors.InvalidArgumentError, match="token step failed"):
         coord.join(threads, stop_grace_period_secs=10)
       assert not sess.run(queue.is_closed())  # left open for a recreated session
+
+
+def test_a_replica_that_ends_closes_the_token_queue_so_the_chief_does_not_wait_for_a_step_forever():
+  """TF 1.x hung here (seen in CI): a replica ended holding a token whose gradient never came.
+
+  Worker 1 trains alone to its last step (it sends both gradients of every step); the chief, which
+  wants more steps, takes the token left over and would then wait forever for a second gradient.
+  Worker 1's clean end closes the token queue, and the chief's next token take ends its
+  `MonitoredTrainingSession` cleanly, as at the end of its input.
+  """
+  spec, targets = _cluster()
+  chief_ready, worker_done, runs, errors = threading.Event(), threading.Event(), {}, []
+
+  def worker(task, last_step):
+    with tf.Graph().as_default():
+      device = V1.train.replica_device_setter(worker_device="/job:worker/task:%d" % task, cluster=spec)
+      with V1.device(device):
+        batch = _batches(1, seed=task)[0][task]
+        loss, _ = _model(tf.constant(batch[0]), tf.constant(batch[1]))
+        global_step = V1.train.get_or_create_global_step()
+        sync = replicas.SyncReplicasOptimizer(V1.train.GradientDescentOptimizer(0.1), NUM_WORKERS)
+        train_op = sync.minimize(loss, global_step=global_step)
+      hooks = [sync.make_session_run_hook(task == 0), V1.train.StopAtStepHook(last_step=last_step)]
+      config = V1.ConfigProto(allow_soft_placement=True,
+                              device_filters=["/job:ps", "/job:worker/task:%d" % task])
+      with V1.train.MonitoredTrainingSession(master=targets[task], is_chief=task == 0, config=config,
+                                             hooks=hooks, log_step_count_steps=0) as sess:
+        if task == 0:
+          chief_ready.set()
+          assert worker_done.wait(60)
+        runs[task] = 0
+        while not sess.should_stop():
+          sess.run(train_op)
+          runs[task] += 1
+    if task == 1:
+      worker_done.set()
+
+  def guarded(task, last_step):
+    try:
+      worker(task, last_step)
+    except BaseException as e:  # pylint: disable=broad-except
+      errors.append(e)
+      chief_ready.set()
+      worker_done.set()
+
+  chief = threading.Thread(target=guarded, args=(0, 100), daemon=True)
+  chief.start()
+  assert chief_ready.wait(60)
+  other = threading.Thread(target=guarded, args=(1, 4), daemon=True)
+  other.start()
+  other.join(60)
+  chief.join(60)
+  assert not errors, errors
+  assert not chief.is_alive(), "the chief waited for a step no replica could complete"
+  assert runs[1] >= 2 * 4, runs  # worker 1 sent both gradients of each of its 4 steps
+  assert runs[0] <= 1, runs  # at most the token left over; the next take found the queue closed

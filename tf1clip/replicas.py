@@ -24,7 +24,7 @@ Where clipping happens depends on the nesting, because TF 1.x's `SyncReplicasOpt
 With this module's `SyncReplicasOptimizer`, `global_step` advances once per synchronous step in both
 of the last two cases (TensorFlow's own class deadlocks there: see `_StepEveryUpdate`).
 
-The chief's token protocol, made to end and to recover (three faults of TF's class, fixed here):
+The token protocol, made to end and to recover (four faults of TF's class, fixed here):
 
 - The end: the chief runs a QueueRunner whose op takes the next aggregated gradient from the
   ConditionalAccumulators, a take that blocks until every replica has sent its gradient for the next
@@ -44,6 +44,8 @@ The chief's token protocol, made to end and to recover (three faults of TF's cla
   closed (releasing the other workers blocked on a token) only when training ends cleanly, in the
   hook's `end()`; the recreated session fills it and goes on. Code that starts the chief's QueueRunner
   itself (`Supervisor`, `start_queue_runners`) keeps TF's close-on-stop.
+- The end of one replica: any replica's clean end closes the token queue (`_SyncReplicasHook`), so
+  the others, the chief included, end instead of waiting for a step that can no longer come.
 """
 
 import tensorflow as tf
@@ -114,35 +116,52 @@ class _ChiefQueueRunner(_V1.train.QueueRunner):
 
 
 class _SyncReplicasHook(_V1.train.SessionRunHook):
-  """TF's SyncReplicasOptimizer hook, whose chief closes the token queue only when training ends cleanly.
+  """TF's SyncReplicasOptimizer hook; the token queue is closed when a replica's training ends cleanly.
 
   `end()` runs only on a clean end of `MonitoredSession`; the stop with which it recreates a session
   after an AbortedError/UnavailableError leaves the queue open for the new session's tokens.
+
+  Every replica's clean end closes the queue, not only the chief's: a replica that ends has taken a
+  token whose gradient it never sends, so a replica still running (the chief too) could wait forever
+  for a synchronous step that no longer comes (TF 1.x did: the chief's `StopAtStepHook` reads the
+  global step at the start of a step, and a chief whose step began before the last one was taken asks
+  for one more). On the closed queue its token take raises `OutOfRangeError`, with which
+  `MonitoredSession` ends cleanly, as at the end of its input.
   """
 
   def __init__(self, hook, optimizer, is_chief):
     self._hook = hook
     self._optimizer = optimizer
     self._is_chief = is_chief
-    self._release_workers = None
+    self._close_queue = None
+    self._queue_closed = None
 
   def begin(self):
     self._hook.begin()
+    queue = self._optimizer._sync_token_queue  # pylint: disable=protected-access
     if self._is_chief:
       runner = self._optimizer.get_chief_queue_runner()  # the one the hook just took
       runner.close_queue_on_stop = False
-      self._release_workers = runner.cancel_op
+      self._close_queue = runner.cancel_op
+    elif queue is not None:
+      self._close_queue = queue.close(name="sync_token_q_replica_end")
+    if queue is not None:
+      self._queue_closed = queue.is_closed()
 
   def after_create_session(self, session, coord):
     self._hook.after_create_session(session, coord)
 
   def end(self, session):
-    if self._release_workers is None:
+    if self._close_queue is None:
       return
     try:
-      session.run(self._release_workers)
+      if self._queue_closed is not None and session.run(self._queue_closed):
+        _V1.logging.info("SyncReplicasOptimizer: another replica ended the synchronous job first "
+                         "(the token queue is closed); this replica ends too.")
+        return
+      session.run(self._close_queue)
     except tf.errors.OpError as e:
-      tf.compat.v1.logging.warning("could not close the token queue at the end: %s", e)
+      _V1.logging.warning("could not close the token queue at the end: %s", e)
 
 
 class _StepEveryUpdate:
