@@ -1,5 +1,6 @@
 """tf1clip.contrib's catalogue: every provided name resolves, everything else fails by name with a replacement."""
 
+import ast
 import importlib
 import pathlib
 import pickle
@@ -8,6 +9,7 @@ import pytest
 import tensorflow as tf
 
 import tf1clip.contrib as contrib
+from tf1clip import tf115
 from tf1clip.contrib import catalog
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -158,3 +160,37 @@ def test_an_alias_gets_the_advice_of_the_name_tf115_served_as_the_same_object():
   assert "feature_column" in advice
   assert catalog.replacement("tf.contrib.slim.DataFrameColumn") == advice
   assert catalog.replacement("tf.contrib.cloud.BigQueryReader") == catalog.UNSUPPORTED["tf.contrib.cloud"]
+
+
+def test_no_contrib_module_shows_the_catalogue_as_one_of_its_names():
+  """TF 1.15's contrib modules had no `catalog`: tf1clip's modules bind it as `_catalog` (out of dir() * imports)."""
+  package = ROOT / "tf1clip" / "contrib"
+  leaking = []
+  for path in sorted(package.rglob("*.py")):
+    if path.name == "catalog.py":
+      continue
+    for node in ast.parse(path.read_text()).body:
+      if isinstance(node, (ast.Import, ast.ImportFrom)):
+        bound = [alias.asname or alias.name.split(".")[0] for alias in node.names]
+        if "catalog" in bound:
+          leaking.append(str(path.relative_to(ROOT)))
+  assert not leaking, leaking
+
+
+def test_the_gaps_of_a_whole_package_are_the_names_it_does_not_serve():
+  """`tf1clip check` and `explain` must not call a slim name provided that `tf.contrib.slim.X` refuses."""
+  refused = set()
+  for name in tf115.entries():
+    if not name.startswith("tf.contrib.slim."):
+      continue
+    obj = contrib
+    try:
+      for part in name.split(".")[2:]:
+        obj = getattr(obj, part)
+    except catalog.ContribNotProvidedError:
+      refused.add(name)
+  assert refused == catalog.WHOLE_PACKAGE_GAPS
+  for name in refused:
+    assert not catalog.is_provided(name)
+    assert "is not provided by tf1clip" in catalog.explain(name), name
+  assert catalog.is_provided("tf.contrib.slim.fc.sparse_column_with_keys")

@@ -103,7 +103,8 @@ def _train_replicated(make_optimizer, batches):
           results["global_step"] = sess.run(global_step)
           results["extra"] = sess.run(extra(graph)) if extra else None
           coord.request_stop()
-          coord.join(threads, stop_grace_period_secs=5, ignore_live_threads=True)
+          # The registered thread only: the take of the daemon enqueue thread ends at the session's close.
+          coord.join(stop_grace_period_secs=5)
 
   def guarded(task):
     try:

@@ -19,7 +19,7 @@ import inspect
 
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 _UNSPECIFIED = object()
 
@@ -45,7 +45,7 @@ def to_code(entity, recursive=True, experimental_optional_features=None):
 
 def converted_call(f, options, args, kwargs, caller_fn_scope=None):
   """AutoGraph's converted_call in TF 1.15's argument order: (f, options, args, kwargs)."""
-  return catalog.resolve("tensorflow.python.autograph.impl.api:converted_call")(
+  return _catalog.resolve("tensorflow.python.autograph.impl.api:converted_call")(
       f, args, kwargs, caller_fn_scope=caller_fn_scope, options=options)
 
 
@@ -55,4 +55,4 @@ def set_loop_options(parallel_iterations=_UNSPECIFIED, back_prop=_UNSPECIFIED, s
   del parallel_iterations, back_prop, swap_memory, maximum_iterations
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.autograph", lazy=catalog.served("tf.contrib.autograph"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.autograph", lazy=_catalog.served("tf.contrib.autograph"))

@@ -1050,6 +1050,15 @@ PROVIDED.update({name: _describe(source) for name, source in SERVED.items()})
 # Provided submodules that serve a whole package -> where every name below them comes from.
 WHOLE_PACKAGES = {"slim": _SLIM}
 
+# Names under a whole package that the package lacks: tf-slim has no DataFrameColumn (see
+# UNSUPPORTED["tf.contrib.layers.feature_column"]). tests/test_contrib_catalog.py checks this set against
+# what tf1clip.contrib.slim serves.
+WHOLE_PACKAGE_GAPS = frozenset({
+    "tf.contrib.slim.DataFrameColumn",
+    "tf.contrib.slim.fc.DataFrameColumn",
+    "tf.contrib.slim.feature_column.DataFrameColumn",
+})
+
 PROVIDED_SUBMODULES = frozenset(name.split(".")[2] for name in PROVIDED)
 
 _NO_LEARN = ("tf.contrib.learn went with TF 2.0: use tf.estimator (provided by tf1clip via "
@@ -1183,7 +1192,7 @@ def is_provided(name):
     return True
   parts = name.split(".")
   if len(parts) > 3 and parts[2] in WHOLE_PACKAGES:
-    return True
+    return name not in WHOLE_PACKAGE_GAPS
   return len(parts) == 3 and parts[2] in PROVIDED_SUBMODULES
 
 
@@ -1279,7 +1288,7 @@ def explain(name, missing=False):
   if name in PROVIDED and not missing:
     return "%s is provided by tf1clip (from %s)" % (name, PROVIDED[name])
   parts = name.split(".")
-  if len(parts) > 3 and parts[2] in WHOLE_PACKAGES and not missing:
+  if len(parts) > 3 and parts[2] in WHOLE_PACKAGES and name not in WHOLE_PACKAGE_GAPS and not missing:
     return "%s is provided by tf1clip (from %s)" % (
         name, ".".join([WHOLE_PACKAGES[parts[2]]] + parts[3:]))
   if is_provided(name) and not missing:

@@ -9,6 +9,6 @@ same objects, so checkpoints keep their keys). Contrib's own `NumpyState`, `Uniq
 `dot_graph_from_checkpoint` and `split_dependency` are TF 1.15's code in tf1clip.contrib.checkpoint_extra.
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.checkpoint", lazy=catalog.served("tf.contrib.checkpoint"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.checkpoint", lazy=_catalog.served("tf.contrib.checkpoint"))

@@ -13,7 +13,7 @@ own error, and which keeps TF 1.15's `rpc_layer` attribute ('grpc'). Scripts bui
 
 import importlib
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 SAME_AS_TF = ("ClusterResolver", "SimpleClusterResolver", "UnionResolver", "TFConfigClusterResolver",
               "GCEClusterResolver", "KubernetesClusterResolver", "SlurmClusterResolver")
@@ -49,7 +49,7 @@ def _make_tpu_cluster_resolver():
   return TPUClusterResolver
 
 
-_hook = catalog.missing_attribute_hook("tf.contrib.cluster_resolver")
+_hook = _catalog.missing_attribute_hook("tf.contrib.cluster_resolver")
 
 
 def __getattr__(name):  # pylint: disable=invalid-name

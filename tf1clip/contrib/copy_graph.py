@@ -17,7 +17,7 @@ import copy
 
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 __all__ = ["copy_op_to_graph", "copy_variable_to_graph", "get_copied_op"]
 
@@ -139,4 +139,4 @@ def get_copied_op(org_instance, graph, scope=""):
   return graph.as_graph_element(_scoped(org_instance.name, scope), allow_tensor=True, allow_operation=True)
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.copy_graph", lazy=catalog.served("tf.contrib.copy_graph"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.copy_graph", lazy=_catalog.served("tf.contrib.copy_graph"))

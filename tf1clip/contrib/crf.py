@@ -20,7 +20,7 @@ import numpy as np
 import tensorflow as tf
 from tf_keras.src.layers.rnn import legacy_cells
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 V1 = tf.compat.v1
 
@@ -361,4 +361,4 @@ def viterbi_decode(score, transition_params):
   return viterbi, np.max(trellis[-1])
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.crf")
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.crf")

@@ -19,7 +19,7 @@ import importlib
 import numpy as np
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 import tf1clip.contrib.framework_nest as framework_nest
 from tf1clip.contrib.framework_ops import with_shape
 
@@ -280,7 +280,7 @@ class LMDBDataset(tf.data.Dataset):
     return (tf.TensorSpec([], tf.string), tf.TensorSpec([], tf.string))
 
 
-_hook = catalog.missing_attribute_hook("tf.contrib.data")
+_hook = _catalog.missing_attribute_hook("tf.contrib.data")
 
 
 def __getattr__(name):  # pylint: disable=invalid-name

@@ -30,7 +30,7 @@ from tensorflow.python.distribute import distribute_lib
 from tensorflow.python.distribute import mirrored_strategy as _core_mirrored
 from tensorflow.python.distribute.v1 import input_lib as _input_lib_v1
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 
 class _PerReplicaBatchMirroredExtended(_core_mirrored.MirroredExtended):
@@ -174,5 +174,5 @@ class Monitor(object):
         break
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.distribute",
-                                             lazy=catalog.served("tf.contrib.distribute"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.distribute",
+                                              lazy=_catalog.served("tf.contrib.distribute"))

@@ -17,7 +17,7 @@ contrib.estimator_rnn, estimator_replicate_model_fn and estimator_dnn_with_layer
 in-memory trainers raise ContribNotProvidedError naming what to use instead.
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 _LIBRARY = "tensorflow_estimator.python.estimator."
 
@@ -108,8 +108,8 @@ def export_all_saved_models(estimator, export_dir_base, input_receiver_fn_map, a
                                                         checkpoint_path=checkpoint_path)
 
 
-_hook = catalog.missing_attribute_hook("tf.contrib.estimator", lazy={
-    **catalog.served("tf.contrib.estimator"),  # the heads (tf1clip.contrib.estimator_heads)
+_hook = _catalog.missing_attribute_hook("tf.contrib.estimator", lazy={
+    **_catalog.served("tf.contrib.estimator"),  # the heads (tf1clip.contrib.estimator_heads)
     "clip_gradients_by_norm": "tf1clip.optimizer:clip_gradients_by_norm",
     "add_metrics": _LIBRARY + "extenders:add_metrics",
     "make_early_stopping_hook": _LIBRARY + "early_stopping:make_early_stopping_hook",

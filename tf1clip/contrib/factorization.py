@@ -6,7 +6,7 @@ WALSMatrixFactorization (factorization_wals) are TF 1.15's code.
 Place in the data flow (DESIGN.md): TensorFlow's clustering_ops <- **contrib.factorization** <- compat <- cli.
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.factorization",
-                                             lazy=catalog.served("tf.contrib.factorization"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.factorization",
+                                              lazy=_catalog.served("tf.contrib.factorization"))

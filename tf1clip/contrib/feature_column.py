@@ -15,7 +15,7 @@ from tensorflow.python.feature_column import feature_column as _fc
 from tensorflow.python.feature_column import feature_column_v2 as _fc2
 from tensorflow.python.feature_column import sequence_feature_column as _sfc
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 
 def sequence_input_layer(features, feature_columns, weight_collections=None, trainable=True):
@@ -56,5 +56,5 @@ def sequence_input_layer(features, feature_columns, weight_collections=None, tra
     return tf.concat(output_tensors, -1), sequence_length
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.feature_column",
-                                             lazy=catalog.served("tf.contrib.feature_column"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.feature_column",
+                                              lazy=_catalog.served("tf.contrib.feature_column"))

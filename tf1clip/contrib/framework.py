@@ -20,7 +20,7 @@ import functools
 
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 _GraphKeys = tf.compat.v1.GraphKeys
 
@@ -171,5 +171,5 @@ def get_variables_to_restore(include=None, exclude=None):
   return [v for v in candidates if v not in excluded]
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.framework",
-                                             lazy=catalog.served("tf.contrib.framework"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.framework",
+                                              lazy=_catalog.served("tf.contrib.framework"))

@@ -28,7 +28,7 @@ from tf_keras.src.layers.rnn import legacy_cells
 
 import tf1clip.contrib.layers as layers  # leaked by TF 1.15's module too (tf.contrib.grid_rnn.layers)
 import tf1clip.contrib.rnn as rnn  # likewise (tf.contrib.grid_rnn.rnn)
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 V1 = tf.compat.v1
 
@@ -324,4 +324,4 @@ class Grid2GRUCell(_StandardGrid):
                     output_is_tuple)
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.grid_rnn")
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.grid_rnn")

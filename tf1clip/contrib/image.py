@@ -25,7 +25,7 @@ signatures and numbers:
 import numpy as np
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 _IMAGE_DTYPES = frozenset([tf.uint8, tf.int32, tf.int64, tf.float16, tf.float32, tf.float64])
 _INTERPOLATIONS = ("NEAREST", "BILINEAR")
@@ -529,4 +529,4 @@ def sparse_image_warp(image, source_control_point_locations, dest_control_point_
     return dense_image_warp(image, dense_flows), dense_flows
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.image", lazy=catalog.served("tf.contrib.image"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.image", lazy=_catalog.served("tf.contrib.image"))

@@ -11,7 +11,7 @@ variable of int64 and the list a 1-D string tensor; anything else raises TypeErr
 
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 
 def _string_list(string_list_tensor):
@@ -64,5 +64,5 @@ def obtain_next(string_list_tensor, counter):
     return tf.identity(tf.gather(strings, position), name=scope)
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.input_pipeline",
-                                             lazy=catalog.served("tf.contrib.input_pipeline"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.input_pipeline",
+                                              lazy=_catalog.served("tf.contrib.input_pipeline"))

@@ -19,7 +19,7 @@ import collections
 
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 _v1 = tf.compat.v1
 
@@ -423,4 +423,4 @@ def odeint_fixed(func, y0, t, dt=None, method="rk4", name=None):
           raise ValueError("method not supported: {!s}".format(method))
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.integrate", lazy=catalog.served("tf.contrib.integrate"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.integrate", lazy=_catalog.served("tf.contrib.integrate"))

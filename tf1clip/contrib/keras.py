@@ -11,7 +11,7 @@ tf-keras dropped, is TF 1.15's (contrib.keras_scikit_learn), the same module tf1
 import importlib
 import types
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 class _Api(types.ModuleType):
   """`tf.contrib.keras.api`: its one member, `keras`, is this module again (TF 1.15's was the same API)."""
@@ -34,4 +34,4 @@ class _Wrappers(types.ModuleType):
 
 wrappers = _Wrappers("tf.contrib.keras.wrappers")
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.keras", lazy=catalog.served("tf.contrib.keras"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.keras", lazy=_catalog.served("tf.contrib.keras"))

@@ -27,7 +27,7 @@ import math
 import numpy as np
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 import tf1clip.contrib.layers.feature_column as feature_column_lib
 import tf1clip.contrib.learn.canned as canned
 import tf1clip.contrib.learn.estimator as estimator_lib
@@ -270,5 +270,5 @@ class KernelLinearClassifier(canned.LinearClassifier):
     return (pred["probabilities"] for pred in self.predict(input_fn=input_fn, outputs=["probabilities"]))
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.kernel_methods",
-                                             lazy=catalog.served("tf.contrib.kernel_methods"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.kernel_methods",
+                                              lazy=_catalog.served("tf.contrib.kernel_methods"))

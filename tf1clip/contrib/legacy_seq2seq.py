@@ -23,7 +23,7 @@ import copy
 import tensorflow as tf
 from tf_keras.src.layers.rnn import legacy_cells
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.rnn.linear import linear
 from tf1clip.contrib.rnn.wrappers import EmbeddingWrapper
 from tf1clip.contrib.rnn.wrappers import OutputProjectionWrapper
@@ -487,4 +487,4 @@ def model_with_buckets(encoder_inputs, decoder_inputs, targets, weights, buckets
   return outputs, losses
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.legacy_seq2seq")
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.legacy_seq2seq")

@@ -10,7 +10,7 @@ Place in the data flow (DESIGN.md): TensorFlow's lookup_ops <- **contrib.lookup*
 import tensorflow as tf
 from tensorflow.python.ops import lookup_ops  # pylint: disable=g-direct-tensorflow-import
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 
 def _ops():
@@ -57,4 +57,4 @@ def index_to_string(tensor, mapping, default_value="UNK", name=None):
     return table.lookup(tensor)
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.lookup", lazy=catalog.served("tf.contrib.lookup"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.lookup", lazy=_catalog.served("tf.contrib.lookup"))

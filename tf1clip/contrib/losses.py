@@ -7,7 +7,7 @@ compat.v1's. `metric_learning` (`triplet_semihard_loss`, `npairs_loss`, ...) is 
 The table is `catalog.SERVED`.
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.losses",
-                                             lazy=catalog.served("tf.contrib.losses"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.losses",
+                                              lazy=_catalog.served("tf.contrib.losses"))

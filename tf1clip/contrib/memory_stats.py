@@ -13,7 +13,7 @@ allocator's limit (catalog.UNSUPPORTED says what to use instead).
 
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 
 def _gpu_of(device):
@@ -52,4 +52,4 @@ def MaxBytesInUse():  # pylint: disable=invalid-name
   return _memory_stat("MaxBytesInUse", "peak")
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.memory_stats", lazy=catalog.served("tf.contrib.memory_stats"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.memory_stats", lazy=_catalog.served("tf.contrib.memory_stats"))

@@ -7,7 +7,7 @@ shim on first use; `confusion_matrix` and the `set_*` functions are `tf.compat.v
 re-exported them. The table is `catalog.SERVED`.
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.metrics",
-                                             lazy=catalog.served("tf.contrib.metrics"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.metrics",
+                                              lazy=_catalog.served("tf.contrib.metrics"))

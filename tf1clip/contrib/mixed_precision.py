@@ -21,7 +21,7 @@ import abc
 import tensorflow as tf
 
 from tf1clip import transforms
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 _V1 = tf.compat.v1
 
@@ -148,4 +148,4 @@ def _scaled(grad, factor):
   return grad * tf.cast(factor, grad.dtype.base_dtype)
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.mixed_precision")
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.mixed_precision")

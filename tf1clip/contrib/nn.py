@@ -22,7 +22,7 @@ import numbers
 
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 _SELU_ALPHA_PRIME = -1.7580993408473766
 
@@ -179,4 +179,4 @@ def rank_sampled_softmax_loss(weights, biases, labels, inputs, num_sampled, num_
         name=name)
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.nn", lazy=catalog.served("tf.contrib.nn"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.nn", lazy=_catalog.served("tf.contrib.nn"))

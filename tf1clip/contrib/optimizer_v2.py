@@ -13,7 +13,7 @@ tf1clip.contrib.optimizer_v2_base, for scripts that subclass it (the six here ar
 
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 
 class RMSPropOptimizer(tf.compat.v1.train.RMSPropOptimizer):
@@ -39,5 +39,5 @@ class RMSPropOptimizer(tf.compat.v1.train.RMSPropOptimizer):
     super()._prepare()
     self._epsilon_tensor = tf.convert_to_tensor(0.0, name="epsilon")  # epsilon lives in the slot now
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.optimizer_v2",
-                                             lazy=catalog.served("tf.contrib.optimizer_v2"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.optimizer_v2",
+                                              lazy=_catalog.served("tf.contrib.optimizer_v2"))

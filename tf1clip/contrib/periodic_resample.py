@@ -29,7 +29,7 @@ shape is not fully known (TF 1.15 raised ValueError when building it) and can be
 import numpy as np
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 # TF 1.15's `numbertype`: the element types the op accepts when built.
 _NUMBER_TYPES = (tf.float32, tf.float64, tf.int32, tf.uint8, tf.int16, tf.int8, tf.complex64, tf.int64,
@@ -187,5 +187,5 @@ def periodic_resample(values, shape, name=None):
     return tf.identity(output, name=scope)
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.periodic_resample",
-                                             lazy=catalog.served("tf.contrib.periodic_resample"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.periodic_resample",
+                                              lazy=_catalog.served("tf.contrib.periodic_resample"))

@@ -16,7 +16,7 @@ there (TF 1.15 indexed the protobuf map, which made an empty signature and a pre
 
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 V1 = tf.compat.v1
 DEFAULT_TAGS = "serve"
@@ -171,4 +171,4 @@ def from_contrib_estimator(estimator, prediction_input_fn, input_alternative_key
                                    output_alternative_key=output_alternative_key, graph=graph, config=config)
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.predictor")
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.predictor")

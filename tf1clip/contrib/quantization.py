@@ -13,7 +13,7 @@ through its `from gen_math_ops import *`: they are TensorFlow's API-export decor
 
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 
 def quantize_v2(input, min_range, max_range, T, mode="MIN_COMBINED",  # pylint: disable=redefined-builtin,invalid-name
@@ -34,5 +34,5 @@ def quantized_concat(concat_dim, values, input_mins, input_maxes, name=None):
                                     input_maxes=input_maxes, name=name)
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.quantization",
-                                             lazy=catalog.served("tf.contrib.quantization"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.quantization",
+                                              lazy=_catalog.served("tf.contrib.quantization"))

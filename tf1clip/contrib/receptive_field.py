@@ -25,7 +25,7 @@ import math
 import numpy as np
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 _logging = tf.compat.v1.logging
 
@@ -518,5 +518,5 @@ def compute_receptive_field_from_graph_def(graph_def, input_node, output_node, s
                         (effective_paddings_x[input_node], effective_paddings_y[input_node]))
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.receptive_field",
-                                             lazy=catalog.served("tf.contrib.receptive_field"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.receptive_field",
+                                              lazy=_catalog.served("tf.contrib.receptive_field"))

@@ -18,7 +18,7 @@ tf1clip differentiates with `state0`.
 
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 nest = tf.nest
 
@@ -235,4 +235,4 @@ def bidirectional_functional_rnn(cell_fw, cell_bw, inputs, initial_state_fw=None
   return (output_fw, output_bw), (state_fw, state_bw)
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.recurrent", lazy=catalog.served("tf.contrib.recurrent"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.recurrent", lazy=_catalog.served("tf.contrib.recurrent"))

@@ -22,7 +22,7 @@ checks run as a `tf.numpy_function`, built only when the static shapes do not se
 import numpy as np
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 _DTYPES = (tf.float16, tf.bfloat16, tf.float32, tf.float64)
 
@@ -167,4 +167,4 @@ def resampler(data, warp, name="resampler"):
     return tf.identity(output, name="Resampler")
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.resampler", lazy=catalog.served("tf.contrib.resampler"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.resampler", lazy=_catalog.served("tf.contrib.resampler"))

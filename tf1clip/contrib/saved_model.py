@@ -43,7 +43,7 @@ import tensorflow as tf
 from tensorflow.python.saved_model import builder_impl  # pylint: disable=g-direct-tensorflow-import
 from tf_keras.api._v1 import keras
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 _TRAIN, _TEST, _PREDICT = "train", "test", "predict"
 _EXPORT_TAGS = {_TRAIN: ["train"], _TEST: ["eval"], _PREDICT: ["serve"]}  # TF 1.15's EXPORT_TAG_MAP
@@ -376,5 +376,5 @@ def _create_signature_def_map(model, mode):
   return signatures
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.saved_model",
-                                             lazy=catalog.served("tf.contrib.saved_model"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.saved_model",
+                                              lazy=_catalog.served("tf.contrib.saved_model"))

@@ -3,7 +3,7 @@
 Place in the data flow (DESIGN.md): **contrib.signal** <- compat <- cli. The table is `catalog.SERVED`.
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.signal",
-                                             lazy=catalog.served("tf.contrib.signal"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.signal",
+                                              lazy=_catalog.served("tf.contrib.signal"))

@@ -42,7 +42,7 @@ import importlib
 
 from tf1clip import tf115
 from tf1clip.compat import shims
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 shims.apply("tf_slim")  # the explicit access to slim is what applies its shim (never `import tf1clip`)
 
@@ -58,7 +58,7 @@ from tf1clip.contrib import metrics  # pylint: disable=g-import-not-at-top,wrong
 # (the same objects TF 1.15's module held; a name that module does not serve is its clear error). The table is
 # catalog.MODULE_ALIASES, which also gives these names their module's advice and signature notes.
 LEAKED_MODULES = {alias.rsplit(".", 1)[1]: "tf1clip.contrib" + module[len("tf.contrib"):]
-                  for alias, module in catalog.MODULE_ALIASES.items() if alias.startswith("tf.contrib.slim.")}
+                  for alias, module in _catalog.MODULE_ALIASES.items() if alias.startswith("tf.contrib.slim.")}
 # ... and its top-level names: contrib.layers' first (TF 1.15's last star import), then contrib.framework's.
 LEAKED_FROM = ("tf1clip.contrib.layers", "tf1clip.contrib.framework")
 
@@ -70,7 +70,7 @@ def _leaked(name):
   for module_name in LEAKED_FROM:
     try:
       return getattr(importlib.import_module(module_name), name)
-    except (AttributeError, catalog.ContribNotProvidedError):
+    except (AttributeError, _catalog.ContribNotProvidedError):
       continue
   return None
 
@@ -92,7 +92,7 @@ def __getattr__(name):  # pylint: disable=invalid-name
     return found
   # A name TF 1.15's contrib.slim had that tf1clip does not serve (a target column, ...) or never had:
   # either way the error names it and says what to use (catalog.explain).
-  raise catalog.ContribNotProvidedError("tf.contrib.slim." + name)
+  raise _catalog.ContribNotProvidedError("tf.contrib.slim." + name)
 
 
 def __dir__():  # pylint: disable=invalid-name

@@ -5,6 +5,6 @@ served as the very objects TensorFlow 2.21 still has (catalog.SERVED); anything 
 ContribNotProvidedError with a replacement.
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.staging", lazy=catalog.served("tf.contrib.staging"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.staging", lazy=_catalog.served("tf.contrib.staging"))

@@ -6,6 +6,6 @@ and `stateless_truncated_normal`; `stateless_multinomial` is `tf.compat.v1.rando
 functions, TF 2.21 adds an `alg` argument after TF 1.15's). The table is `catalog.SERVED`.
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.stateless", lazy=catalog.served("tf.contrib.stateless"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.stateless", lazy=_catalog.served("tf.contrib.stateless"))

@@ -27,7 +27,7 @@ import tensorflow as tf
 
 from tensorflow.python.ops import summary_ops_v2  # pylint: disable=g-direct-tensorflow-import
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 _NAME_PATTERNS = {
     "experiment_name": re.compile(r"^[^\x00-\x1F<>]{0,256}$"),
@@ -55,5 +55,5 @@ def create_db_writer(db_uri, experiment_name=None, run_name=None, user_name=None
       init_op_fn=lambda resource: tf.raw_ops.CreateSummaryDbWriter(writer=resource, db_uri=db_uri, **names))
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.summary",
-                                             lazy=catalog.served("tf.contrib.summary"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.summary",
+                                              lazy=_catalog.served("tf.contrib.summary"))

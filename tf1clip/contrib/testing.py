@@ -19,7 +19,7 @@ import os
 import numpy as np
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 
 def _writer_modules():
@@ -260,4 +260,4 @@ def simple_values_from_events(events, tags):
   return value_by_tag
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.testing", lazy=catalog.served("tf.contrib.testing"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.testing", lazy=_catalog.served("tf.contrib.testing"))

@@ -19,7 +19,7 @@ TPUDistributionStrategy, profiler: they need TPU hardware or TF 1.15's Keras-on-
 
 import importlib
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 # Names of TF 1.15's tf.contrib.tpu served by tensorflow-estimator's v1 `tf.estimator.tpu`.
 FROM_ESTIMATOR = ("TPUEstimator", "TPUEstimatorSpec", "RunConfig", "TPUConfig",
@@ -29,7 +29,7 @@ FROM_TF = ("CrossShardOptimizer", "rewrite", "shard", "replicate", "batch_parall
            "bfloat16_scope", "outside_compilation", "initialize_system", "shutdown_system",
            "cross_replica_sum", "core")
 
-_hook = catalog.missing_attribute_hook("tf.contrib.tpu", lazy=catalog.served("tf.contrib.tpu"))
+_hook = _catalog.missing_attribute_hook("tf.contrib.tpu", lazy=_catalog.served("tf.contrib.tpu"))
 
 
 def __getattr__(name):  # pylint: disable=invalid-name

@@ -18,7 +18,7 @@ import json
 import numbers
 import re
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 PARAM_RE = re.compile(r"""
   (?P<name>[a-zA-Z][\w\.]*)      # variable name: "var" or "x"
@@ -262,5 +262,5 @@ class HParams:
     return "%s(%s)" % (type(self).__name__, str(self))
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.training",
-                                             lazy=catalog.served("tf.contrib.training"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.training",
+                                              lazy=_catalog.served("tf.contrib.training"))

@@ -5,7 +5,7 @@ TF 1.15's bayesflow kept only `monte_carlo` (the rest had moved to tensorflow-pr
 in tf1clip/contrib/bayesflow/monte_carlo.py.
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.bayesflow import monte_carlo  # noqa: F401
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.bayesflow", lazy=catalog.served("tf.contrib.bayesflow"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.bayesflow", lazy=_catalog.served("tf.contrib.bayesflow"))

@@ -13,7 +13,7 @@ distribution with `sample(n, seed=)` and `log_prob` (tf.contrib.distributions / 
 
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 _v1 = tf.compat.v1
 
@@ -143,5 +143,5 @@ def _get_samples(dist, z, n, seed):
     return _v1.convert_to_tensor(z, name="z")
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.bayesflow.monte_carlo",
-                                             lazy=catalog.served("tf.contrib.bayesflow.monte_carlo"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.bayesflow.monte_carlo",
+                                              lazy=_catalog.served("tf.contrib.bayesflow.monte_carlo"))

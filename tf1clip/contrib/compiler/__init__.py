@@ -6,8 +6,8 @@ XLA auto-clustering (`tf.compat.v1.xla.experimental.jit_scope`, the same functio
 `tf.compat.v1.xla.experimental.compile`; `xla.estimator_model_fn` is TF 1.15's decorator on it (compiler.xla).
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.compiler import jit
 from tf1clip.contrib.compiler import xla
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.compiler")
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.compiler")

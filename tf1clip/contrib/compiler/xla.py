@@ -17,7 +17,7 @@ import inspect
 
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 compile = tf.compat.v1.xla.experimental.compile  # pylint: disable=redefined-builtin
 
@@ -138,5 +138,5 @@ def _checked(spec):
   return spec
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.compiler.xla",
-                                             lazy=catalog.served("tf.contrib.compiler.xla"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.compiler.xla",
+                                              lazy=_catalog.served("tf.contrib.compiler.xla"))

@@ -18,12 +18,12 @@ All graph-mode TF 1.15 code on tf.compat.v1 (Ref variables, v1 while_loop / cond
 update rules, projections and errors.
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.constrained_optimization import candidates  # noqa: F401
 from tf1clip.contrib.constrained_optimization import constrained_minimization_problem  # noqa: F401
 from tf1clip.contrib.constrained_optimization import constrained_optimizer  # noqa: F401
 from tf1clip.contrib.constrained_optimization import external_regret_optimizer  # noqa: F401
 from tf1clip.contrib.constrained_optimization import swap_regret_optimizer  # noqa: F401
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.constrained_optimization",
-                                             lazy=catalog.served("tf.contrib.constrained_optimization"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.constrained_optimization",
+                                              lazy=_catalog.served("tf.contrib.constrained_optimization"))

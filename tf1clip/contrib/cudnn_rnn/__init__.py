@@ -12,7 +12,7 @@ Place in the data flow (DESIGN.md): tf.raw_ops.CudnnRNN* (GPU) and contrib.rnn's
 Any other name raises ContribNotProvidedError with a replacement.
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.cudnn_rnn.canonical import CUDNN_GRU
 from tf1clip.contrib.cudnn_rnn.canonical import CUDNN_INPUT_LINEAR_MODE
 from tf1clip.contrib.cudnn_rnn.canonical import CUDNN_LSTM
@@ -36,4 +36,4 @@ from tf1clip.contrib.cudnn_rnn.params import CudnnParamsFormatConverterTanh
 from tf1clip.contrib.cudnn_rnn.params import CudnnRNNReluSaveable
 from tf1clip.contrib.cudnn_rnn.params import CudnnRNNTanhSaveable
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.cudnn_rnn")
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.cudnn_rnn")

@@ -10,7 +10,7 @@ densities and moments. TF 1.15's code where tfp changed or dropped a name: `movi
 tf1clip.contrib.distributions.bijectors. The table is `catalog.SERVED`.
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.distributions",
-                                             lazy=catalog.served("tf.contrib.distributions"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.distributions",
+                                              lazy=_catalog.served("tf.contrib.distributions"))

@@ -18,7 +18,7 @@ import numpy as np
 import tensorflow as tf
 import tensorflow_probability as tfp
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 import tf1clip.contrib.distributions.distribution_util as distribution_util
 
 _B = tfp.bijectors
@@ -449,5 +449,5 @@ class BatchNormalization(_B.BatchNormalization):
     super().__init__(batchnorm_layer=batchnorm_layer, training=training, validate_args=validate_args, name=name)
 
 
-__getattr__ = catalog.missing_attribute_hook(
-    "tf.contrib.distributions.bijectors", lazy=catalog.served("tf.contrib.distributions.bijectors"))
+__getattr__ = _catalog.missing_attribute_hook(
+    "tf.contrib.distributions.bijectors", lazy=_catalog.served("tf.contrib.distributions.bijectors"))

@@ -14,7 +14,7 @@ are TensorFlow's own (`catalog.SERVED`), and so are the remote-execution setup `
 
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.eager import metrics  # noqa: F401  (tfe.metrics)
 
 
@@ -29,4 +29,4 @@ def list_devices():
   return ["/job:localhost/replica:0/task:0" + device.name for device in tf.config.list_logical_devices()]
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.eager", lazy=catalog.served("tf.contrib.eager"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.eager", lazy=_catalog.served("tf.contrib.eager"))

@@ -13,7 +13,7 @@ type is `tc.Error`, a TypeError, as in TF 1.15). Names, axis semantics, `lt_<op>
 
 # pylint: disable=invalid-name,redefined-builtin
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 import tf1clip.contrib.labeled_tensor._typecheck as _typecheck  # noqa: F401
 import tf1clip.contrib.labeled_tensor.core as _core
 import tf1clip.contrib.labeled_tensor.io_ops as _io_ops
@@ -135,5 +135,5 @@ placeholder = _io_ops.placeholder
 
 ReshapeCoder = _sugar.ReshapeCoder
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.labeled_tensor",
-                                             lazy=catalog.served("tf.contrib.labeled_tensor"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.labeled_tensor",
+                                              lazy=_catalog.served("tf.contrib.labeled_tensor"))

@@ -9,7 +9,7 @@ deprecated_flipped_* functions, as TF 1.15's contrib.nn ones).
 
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 import tf1clip.contrib.labeled_tensor.core as core
 import tf1clip.contrib.nn as contrib_nn
 
@@ -30,5 +30,5 @@ sparse_softmax_cross_entropy_with_logits = core.define_binary_op(
     'sparse_softmax_cross_entropy_with_logits',
     contrib_nn.deprecated_flipped_sparse_softmax_cross_entropy_with_logits)
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.labeled_tensor.nn",
-                                             lazy=catalog.served("tf.contrib.labeled_tensor.nn"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.labeled_tensor.nn",
+                                              lazy=_catalog.served("tf.contrib.labeled_tensor.nn"))

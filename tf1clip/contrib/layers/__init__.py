@@ -12,9 +12,9 @@ feature-column API (`real_valued_column`, `sparse_column_with_keys`, ... in feat
 Any other name raises ContribNotProvidedError with a replacement.
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.layers import feature_column  # noqa: F401  (its names are served lazily)
 from tf1clip.contrib.layers.encoders import bow_encoder
 from tf1clip.contrib.layers.encoders import embed_sequence
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.layers", lazy=catalog.served("tf.contrib.layers"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.layers", lazy=_catalog.served("tf.contrib.layers"))

@@ -12,7 +12,7 @@ aggregation` is TF 1.15's partition-wise lookup and segment sums.
 import tensorflow as tf
 
 import tf1clip.contrib.layers.sparse_feature_cross_op as sparse_feature_cross_op
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 
 def embedding_lookup_unique(params, ids, partition_strategy="mod", name=None):
@@ -297,4 +297,4 @@ def _embedding_lookup_with_distributed_aggregation(params, ids, partition_strate
                                         tf.reduce_max(concat_segment_ids) + 1, name=name)
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.layers", lazy=catalog.served("tf.contrib.layers"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.layers", lazy=_catalog.served("tf.contrib.layers"))

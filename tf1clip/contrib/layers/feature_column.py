@@ -23,7 +23,7 @@ tf.compat.v1.feature_column dense column on embedding_ops.scattered_embedding_lo
 import numpy as np
 import tensorflow as _tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 _COMBINERS = {}
 _CONTRIB = {}  # id -> column: the columns these constructors built (TF 1.15's contrib `_FeatureColumn`s)
@@ -385,5 +385,5 @@ def _scattered_embedding_column_class():
   return _ScatteredEmbeddingColumn
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.layers.feature_column",
-                                             lazy=catalog.served("tf.contrib.layers.feature_column"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.layers.feature_column",
+                                              lazy=_catalog.served("tf.contrib.layers.feature_column"))

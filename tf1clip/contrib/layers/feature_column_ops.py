@@ -27,7 +27,7 @@ import tensorflow.compat.v1 as tf
 from tensorflow.python.feature_column import feature_column_v2 as _fc2
 
 import tf1clip.contrib.layers.feature_column as fc
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 
 def experimental(func):
@@ -459,4 +459,4 @@ def parse_feature_columns_from_sequence_examples(serialized, context_feature_col
                                              example_name, name)
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.layers", lazy=catalog.served("tf.contrib.layers"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.layers", lazy=_catalog.served("tf.contrib.layers"))

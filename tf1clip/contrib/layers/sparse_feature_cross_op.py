@@ -14,7 +14,7 @@ announced; other buckets than before).
 
 import tensorflow.compat.v1 as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 # Default hash key for the FingerprintCat64.
 SPARSE_FEATURE_CROSS_DEFAULT_HASH_KEY = 0xDECAFCAFFE
@@ -54,4 +54,4 @@ def sparse_feature_cross(inputs, hashed_output=False, num_buckets=0, name=None, 
   return tf.SparseTensor(indices_out, values_out, shape_out)
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.layers", lazy=catalog.served("tf.contrib.layers"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.layers", lazy=_catalog.served("tf.contrib.layers"))

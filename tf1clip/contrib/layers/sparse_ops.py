@@ -8,7 +8,7 @@ import numbers
 
 import tensorflow.compat.v1 as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 
 def _ignore_value_tensor(dtype, ignore_value=None):
@@ -67,4 +67,4 @@ def sparse_row_envelope(sparse_input, row_axis=0, col_axis=1, name=None):
     return tf.where(row_envelope > zeros, row_envelope, zeros)
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.layers", lazy=catalog.served("tf.contrib.layers"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.layers", lazy=_catalog.served("tf.contrib.layers"))

@@ -12,7 +12,7 @@ calls log TF 1.15's deprecation warning.
 import tensorflow.compat.v1 as tf
 from tensorflow.python.util.deprecation import deprecated
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 _DEPRECATION = ("This file will be removed after the deprecation date.Please switch to "
                 "third_party/tensorflow/contrib/learn/python/learn/estimators/head.py")
@@ -311,4 +311,4 @@ class _MetricKeys(object):
   RECALL_MEAN = "recall/positive_threshold_%f_mean"
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.layers", lazy=catalog.served("tf.contrib.layers"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.layers", lazy=_catalog.served("tf.contrib.layers"))

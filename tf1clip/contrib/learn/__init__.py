@@ -26,7 +26,7 @@ DynamicRnnEstimator is TF 1.15's model_fn (dynamic_rnn_estimator, with rnn_commo
 ContribNotProvidedError naming what to use instead.
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.learn import datasets
 from tf1clip.contrib.learn import preprocessing
 # The submodules the lazily served names live in, imported here (cheap: TensorFlow is imported inside
@@ -53,5 +53,5 @@ from tf1clip.contrib.learn import trainable  # noqa: F401
 from tf1clip.contrib.learn import utils  # noqa: F401
 from tf1clip.contrib.learn.estimator import ModeKeys
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.learn",
-                                             lazy=catalog.served("tf.contrib.learn"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn",
+                                              lazy=_catalog.served("tf.contrib.learn"))

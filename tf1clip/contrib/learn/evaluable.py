@@ -9,7 +9,7 @@ registered as a virtual subclass (TF 1.15's BaseEstimator derived from it).
 
 import abc
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.learn import estimator as estimator_lib
 
 
@@ -31,4 +31,4 @@ class Evaluable(abc.ABC):
 
 Evaluable.register(estimator_lib.BaseEstimator)
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.learn.evaluable")
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.evaluable")

@@ -12,7 +12,7 @@ without checkpoint_path, as TF 1.15 did.
 import collections
 import inspect
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 __all__ = ["ExportStrategy"]
 
@@ -38,4 +38,4 @@ class ExportStrategy(collections.namedtuple("ExportStrategy", ["name", "export_f
     return self.export_fn(estimator, export_path, **kwargs)
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.learn.export_strategy")
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.export_strategy")

@@ -19,7 +19,7 @@ import time
 import numpy as np
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 import tf1clip.contrib.learn.monitors as monitors_lib
 
 V1 = tf.compat.v1
@@ -396,4 +396,4 @@ def infer(restore_checkpoint_path, output_dict, feed_dict=None):
                    restore_checkpoint_path=restore_checkpoint_path)[0]
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.learn.graph_actions")
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.graph_actions")

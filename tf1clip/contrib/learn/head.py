@@ -21,7 +21,7 @@ import tensorflow as tf
 from tensorflow.python.ops import weights_broadcast_ops  # pylint: disable=g-direct-tensorflow-import
 
 import tf1clip.contrib.lookup as lookup
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.learn import constants
 from tf1clip.contrib.learn import estimator as model_fn
 from tf1clip.contrib.learn import prediction_key
@@ -911,4 +911,4 @@ def _classification_output_alternatives(head_name, problem_type, label_keys=None
   return _create_output_alternatives
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.learn.head", lazy=catalog.served("tf.contrib.learn.head"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.head", lazy=_catalog.served("tf.contrib.learn.head"))

@@ -19,7 +19,7 @@ import functools
 
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.learn.ops import losses_ops
 
 V1 = tf.compat.v1
@@ -146,4 +146,4 @@ def get_rnn_model(rnn_size, cell_type, num_layers, input_op_fn, bidirectional, t
   return rnn_estimator
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.learn.models")
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.models")

@@ -26,7 +26,7 @@ import time
 import numpy as np
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 V1 = tf.compat.v1
 
@@ -744,4 +744,4 @@ def __getattr__(name):  # pylint: disable=invalid-name
   return _hook(name)
 
 
-_hook = catalog.missing_attribute_hook("tf.contrib.learn.monitors")
+_hook = _catalog.missing_attribute_hook("tf.contrib.learn.monitors")

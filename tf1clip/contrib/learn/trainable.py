@@ -8,7 +8,7 @@ contrib.learn's `BaseEstimator` is registered as a virtual subclass (TF 1.15's B
 
 import abc
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.learn import estimator as estimator_lib
 
 
@@ -23,4 +23,4 @@ class Trainable(abc.ABC):
 
 Trainable.register(estimator_lib.BaseEstimator)
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.learn.trainable")
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.trainable")

@@ -14,7 +14,7 @@ The modules mirror TF 1.15's `contrib/linear_optimizer/python`:
   contrib.layers builds).
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.linear_optimizer import sdca_ops  # noqa: F401
 from tf1clip.contrib.linear_optimizer import sdca_optimizer  # noqa: F401
 from tf1clip.contrib.linear_optimizer.sdca_ops import SdcaModel  # noqa: F401
@@ -22,5 +22,5 @@ from tf1clip.contrib.linear_optimizer.sdca_optimizer import SDCAOptimizer  # noq
 
 SparseFeatureColumn = sdca_ops._library_sdca_ops._SparseFeatureColumn  # pylint: disable=protected-access
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.linear_optimizer",
-                                             lazy=catalog.served("tf.contrib.linear_optimizer"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.linear_optimizer",
+                                              lazy=_catalog.served("tf.contrib.linear_optimizer"))

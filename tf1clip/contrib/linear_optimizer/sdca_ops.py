@@ -25,13 +25,13 @@ import collections
 
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 _LIBRARY = "tensorflow_estimator.python.estimator.canned.linear_optimizer.python.utils."
 _SUPPORTED_LOSSES = ("logistic_loss", "squared_loss", "hinge_loss", "smooth_hinge_loss", "poisson_loss")
 # tensorflow-estimator's modules (catalog.resolve applies its shim first).
-_library_sdca_ops = catalog.resolve(_LIBRARY + "sdca_ops:")
-_ShardedMutableDenseHashTable = catalog.resolve(
+_library_sdca_ops = _catalog.resolve(_LIBRARY + "sdca_ops:")
+_ShardedMutableDenseHashTable = _catalog.resolve(
     _LIBRARY + "sharded_mutable_dense_hashtable:_ShardedMutableDenseHashTable")
 
 

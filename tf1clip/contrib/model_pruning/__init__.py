@@ -12,7 +12,7 @@ Variables keep TF 1.15's names (`<layer>/mask`, `<layer>/threshold`, `model_prun
 TF 1.15 checkpoints of pruned models restore.
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.model_pruning import core_layers  # noqa: F401
 from tf1clip.contrib.model_pruning import layers  # noqa: F401
 from tf1clip.contrib.model_pruning import learning  # noqa: F401
@@ -37,5 +37,5 @@ from tf1clip.contrib.model_pruning.rnn_cells import MaskedLSTMCell  # noqa: F401
 from tf1clip.contrib.model_pruning.strip_pruning_vars_lib import graph_def_from_checkpoint  # noqa: F401
 from tf1clip.contrib.model_pruning.strip_pruning_vars_lib import strip_pruning_vars_fn  # noqa: F401
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.model_pruning",
-                                             lazy=catalog.served("tf.contrib.model_pruning"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.model_pruning",
+                                              lazy=_catalog.served("tf.contrib.model_pruning"))

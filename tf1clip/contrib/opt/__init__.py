@@ -13,7 +13,7 @@ Place in the data flow (DESIGN.md): clipping / tf.compat.v1.train <- **contrib.o
 cli. Any other name raises ContribNotProvidedError with a replacement.
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.opt.adam_gs import AdamGSOptimizer
 from tf1clip.contrib.opt.adam_gs import LazyAdamGSOptimizer
 from tf1clip.contrib.opt.adam_variants import AdaMaxOptimizer
@@ -43,4 +43,4 @@ from tf1clip.contrib.opt.weight_decay import DecoupledWeightDecayExtension
 from tf1clip.contrib.opt.weight_decay import MomentumWOptimizer
 from tf1clip.contrib.opt.weight_decay import extend_with_decoupled_weight_decay
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.opt")
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.opt")

@@ -12,7 +12,7 @@ a TF1 script builds under `tf1clip run` differ from TF 1.15's in ways they alrea
 FusedBatchNormV3 reading the moving statistics).
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.quantize import common  # noqa: F401
 from tf1clip.contrib.quantize import fold_batch_norms  # noqa: F401
 from tf1clip.contrib.quantize import graph_matcher  # noqa: F401
@@ -25,4 +25,4 @@ from tf1clip.contrib.quantize.quantize_graph import create_training_graph  # noq
 from tf1clip.contrib.quantize.quantize_graph import experimental_create_eval_graph  # noqa: F401
 from tf1clip.contrib.quantize.quantize_graph import experimental_create_training_graph  # noqa: F401
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.quantize", lazy=catalog.served("tf.contrib.quantize"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.quantize", lazy=_catalog.served("tf.contrib.quantize"))

@@ -28,7 +28,7 @@ from tf_keras.src.layers.rnn.legacy_cells import LSTMStateTuple
 from tf_keras.src.layers.rnn.legacy_cells import MultiRNNCell
 from tf_keras.src.layers.rnn.legacy_cells import RNNCell
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.rnn.conv_lstm import Conv1DLSTMCell
 from tf1clip.contrib.rnn.conv_lstm import Conv2DLSTMCell
 from tf1clip.contrib.rnn.conv_lstm import Conv3DLSTMCell
@@ -70,4 +70,4 @@ static_rnn = tf.compat.v1.nn.static_rnn
 static_bidirectional_rnn = tf.compat.v1.nn.static_bidirectional_rnn
 static_state_saving_rnn = tf.compat.v1.nn.static_state_saving_rnn
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.rnn")
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.rnn")

@@ -8,7 +8,7 @@ import math
 
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 V1 = tf.compat.v1
 
@@ -57,4 +57,4 @@ def layer_norm(inp, scope, gain, shift, dtype=None):
   with V1.variable_scope(scope):
     V1.get_variable("gamma", shape=inp.shape[-1:], dtype=dtype, initializer=V1.constant_initializer(gain))
     V1.get_variable("beta", shape=inp.shape[-1:], dtype=dtype, initializer=V1.constant_initializer(shift))
-  return catalog.resolve("tf_slim:layer_norm")(inp, reuse=True, scope=scope)
+  return _catalog.resolve("tf_slim:layer_norm")(inp, reuse=True, scope=scope)

@@ -25,7 +25,7 @@ Variables keep TF 1.15's names (`memory_layer/kernel`, `decoder/attention_wrappe
 checkpoint restores into the same script run through `tf1clip run`.
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.seq2seq.attention_mechanisms import AttentionMechanism
 from tf1clip.contrib.seq2seq.attention_mechanisms import BahdanauAttention
 from tf1clip.contrib.seq2seq.attention_mechanisms import BahdanauMonotonicAttention
@@ -57,4 +57,4 @@ from tf1clip.contrib.seq2seq.sampling import ScheduledEmbeddingTrainingHelper
 from tf1clip.contrib.seq2seq.sampling import ScheduledOutputTrainingHelper
 from tf1clip.contrib.seq2seq.sampling import TrainingHelper
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.seq2seq")
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.seq2seq")

@@ -13,7 +13,7 @@ import collections
 
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 import tf1clip.contrib.solvers.util as util
 
 LanczosBidiagState = collections.namedtuple("LanczosBidiagState", ["u", "v", "alpha", "beta"])
@@ -132,5 +132,5 @@ def bidiag_matmul(matrix, alpha, beta, adjoint_b=False, name="bidiag_matmul"):
     return matrix * alpha + tf.concat([zero_column, matrix[:, :-1] * beta], 1)
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.solvers.lanczos",
-                                             lazy=catalog.served("tf.contrib.solvers.lanczos"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.solvers.lanczos",
+                                              lazy=_catalog.served("tf.contrib.solvers.lanczos"))

@@ -11,7 +11,7 @@ import collections
 
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 import tf1clip.contrib.solvers.util as util
 
 CGLSState = collections.namedtuple("CGLSState", ["i", "x", "r", "p", "gamma"])
@@ -60,5 +60,5 @@ def cgls(operator, rhs, tol=1e-6, max_iter=20, name="cgls"):
                      gamma=state.gamma)
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.solvers.least_squares",
-                                             lazy=catalog.served("tf.contrib.solvers.least_squares"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.solvers.least_squares",
+                                              lazy=_catalog.served("tf.contrib.solvers.least_squares"))

@@ -12,7 +12,7 @@ import collections
 
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 import tf1clip.contrib.solvers.util as util
 
 CGState = collections.namedtuple("CGState", ["i", "x", "r", "p", "gamma"])
@@ -76,5 +76,5 @@ def conjugate_gradient(operator, rhs, preconditioner=None, x=None, tol=1e-4, max
                    gamma=state.gamma)
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.solvers.linear_equations",
-                                             lazy=catalog.served("tf.contrib.solvers.linear_equations"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.solvers.linear_equations",
+                                              lazy=_catalog.served("tf.contrib.solvers.linear_equations"))

@@ -12,7 +12,7 @@ import collections
 
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 LinearOperator = collections.namedtuple("LinearOperator", ["shape", "dtype", "apply", "apply_adjoint"])
 
@@ -60,4 +60,4 @@ def l2normalize(v):
   return v / norm, norm
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.solvers.util", lazy=catalog.served("tf.contrib.solvers.util"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.solvers.util", lazy=_catalog.served("tf.contrib.solvers.util"))

@@ -11,7 +11,7 @@ combine (specs_lib); `eval_params` draws random hyperparameters (params_ops) and
 `exec`) and `layers`, tf.contrib.layers itself (TF 1.15 leaked its layers module; see catalog.MODULE_ALIASES).
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 import tf1clip.contrib.specs.params_ops as params_ops  # noqa: F401  (tf.contrib.specs.params_ops)
 import tf1clip.contrib.specs.specs as specs  # noqa: F401  (tf.contrib.specs.specs)
 import tf1clip.contrib.specs.specs_lib as specs_lib
@@ -21,4 +21,4 @@ import tf1clip.contrib.specs.summaries as summaries  # noqa: F401  (tf.contrib.s
 # TF 1.15's star import copied specs_lib's debugging flag as it was then (`debug()` sets specs_lib's own).
 debug_ = specs_lib.debug_
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.specs", lazy=catalog.served("tf.contrib.specs"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.specs", lazy=_catalog.served("tf.contrib.specs"))

@@ -19,7 +19,7 @@ from math import tan, tanh, tau, trunc  # noqa: F401
 # pylint: enable=redefined-builtin
 import random
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 # pylint: disable=invalid-name  (operators of the DSL, not regular Python functions)
 
@@ -51,5 +51,5 @@ def Nt(mu, sigma, limit=3.0):
 
 # pylint: enable=invalid-name
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.specs.params_ops",
-                                             lazy=catalog.served("tf.contrib.specs.params_ops"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.specs.params_ops",
+                                              lazy=_catalog.served("tf.contrib.specs.params_ops"))

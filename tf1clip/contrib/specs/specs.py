@@ -11,7 +11,7 @@ globals for the duration of the block, as TF 1.15 did.
 
 import inspect
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 import tf1clip.contrib.specs.params_ops as params_ops
 import tf1clip.contrib.specs.specs_lib as specs_lib
 import tf1clip.contrib.specs.specs_ops as specs_ops
@@ -95,4 +95,4 @@ class LocalImport(object):
 
 ops = LocalImport(specs_ops)
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.specs.specs", lazy=catalog.served("tf.contrib.specs.specs"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.specs.specs", lazy=_catalog.served("tf.contrib.specs.specs"))

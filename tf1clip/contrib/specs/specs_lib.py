@@ -13,7 +13,7 @@ import importlib
 import operator
 import re
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 QUOTED = re.compile(r"""
 "([^"\\]|\\.)*" |
@@ -159,5 +159,5 @@ def debug(mode=True):
   debug_ = mode
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.specs.specs_lib",
-                                             lazy=catalog.served("tf.contrib.specs.specs_lib"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.specs.specs_lib",
+                                              lazy=_catalog.served("tf.contrib.specs.specs_lib"))

@@ -14,7 +14,7 @@ that hold the same functions (`array_ops.concat`, `math_ops.sigmoid`, `variable_
 
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 import tf1clip.contrib.layers as layers  # leaked by TF 1.15's module too (tf.contrib.specs.layers)
 import tf1clip.contrib.specs.specs_lib as specs_lib
 
@@ -174,10 +174,10 @@ class Shared(specs_lib.Composable):
 
 # pylint: enable=invalid-name
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.specs.specs_ops",
-                                             lazy=catalog.served("tf.contrib.specs.specs_ops"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.specs.specs_ops",
+                                              lazy=_catalog.served("tf.contrib.specs.specs_ops"))
 
 # This module's globals are the specs DSL's environment, and `with specs.ops:` binds every one of them in the
 # module globals of the code that enters it (TF 1.15's LocalImport): keep them TF 1.15's names, so that such a
 # block does not replace a script's own `tf`.
-del tf, catalog
+del tf, _catalog

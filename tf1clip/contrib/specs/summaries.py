@@ -14,7 +14,7 @@ import re
 
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 import tf1clip.contrib.specs.specs as specs
 
 # Short abbreviations for common TensorFlow operations used in test cases with tf_structure; operations outside
@@ -184,5 +184,5 @@ def tf_spec_print(spec, inputs=None, input_shape=None, input_type=tf.float32):
   tf_print(outputs)
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.specs.summaries",
-                                             lazy=catalog.served("tf.contrib.specs.summaries"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.specs.summaries",
+                                              lazy=_catalog.served("tf.contrib.specs.summaries"))

@@ -11,7 +11,7 @@ tf.numpy_function) with `philox` (TensorFlow's Philox generator, so the random s
 `client`, `ops`, `python` and `python.ops` are TF 1.15's package paths to the same modules.
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.tensor_forest import client  # noqa: F401
 from tf1clip.contrib.tensor_forest import data_ops  # noqa: F401
 from tf1clip.contrib.tensor_forest import eval_metrics  # noqa: F401
@@ -27,5 +27,5 @@ from tf1clip.contrib.tensor_forest.proto import tensor_forest_params_pb2 as _par
 
 proto.tensor_forest_params_pb2 = _params_pb2
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.tensor_forest",
-                                             lazy=catalog.served("tf.contrib.tensor_forest"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.tensor_forest",
+                                              lazy=_catalog.served("tf.contrib.tensor_forest"))

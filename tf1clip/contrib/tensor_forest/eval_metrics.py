@@ -11,7 +11,7 @@ prediction each one reads).
 import numpy as np
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.learn import prediction_key
 
 V1 = tf.compat.v1
@@ -23,7 +23,7 @@ class _Losses(object):
   """contrib.losses (TF 1.15's argument order: predictions first), resolved when a metric is built."""
 
   def __getattr__(self, name):
-    return catalog.resolve(catalog.SERVED["tf.contrib.losses." + name])
+    return _catalog.resolve(_catalog.SERVED["tf.contrib.losses." + name])
 
 
 losses = _Losses()

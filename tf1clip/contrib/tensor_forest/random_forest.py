@@ -25,7 +25,7 @@ estimator_shim.apply()  # tensorflow-estimator 2.15 reads internals the shim put
 from tensorflow_estimator.python.estimator import estimator as core_estimator
 from tensorflow_estimator.python.estimator.export.export_output import PredictOutput
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 import tf1clip.contrib.estimator_heads as core_head_lib
 from tf1clip.contrib.learn import constants
 from tf1clip.contrib.learn import estimator
@@ -45,7 +45,7 @@ class _Layers(object):
 
   @staticmethod
   def transform_features(features, feature_columns):
-    return catalog.resolve(catalog.SERVED["tf.contrib.layers.transform_features"])(features, feature_columns)
+    return _catalog.resolve(_catalog.SERVED["tf.contrib.layers.transform_features"])(features, feature_columns)
 
 
 layers = _Layers

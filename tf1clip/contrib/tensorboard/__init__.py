@@ -3,7 +3,7 @@
 Place in the data flow (DESIGN.md): tensorboard.plugins.projector <- **contrib.tensorboard** <- compat <- cli.
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.tensorboard import plugins  # noqa: F401  (tf.contrib.tensorboard.plugins)
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.tensorboard", lazy=catalog.served("tf.contrib.tensorboard"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.tensorboard", lazy=_catalog.served("tf.contrib.tensorboard"))

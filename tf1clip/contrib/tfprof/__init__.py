@@ -8,9 +8,9 @@ and `tfprof_logger.write_op_log` were deprecated wrappers of `tf.profiler.profil
 code (TensorFlow 2.21 dropped it), ported in `model_analyzer` onto `tf.compat.v1.profiler.Profiler`.
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.tfprof import model_analyzer  # noqa: F401
 from tf1clip.contrib.tfprof import tfprof_logger  # noqa: F401
 from tf1clip.contrib.tfprof.model_analyzer import ProfileContext  # noqa: F401
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.tfprof", lazy=catalog.served("tf.contrib.tfprof"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.tfprof", lazy=_catalog.served("tf.contrib.tfprof"))

@@ -24,7 +24,7 @@ import threading
 
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 import tf1clip.contrib.tfprof.tfprof_logger as tfprof_logger
 
 _DEFAULT_PROFILE_OPTIONS = 0
@@ -373,5 +373,5 @@ class ProfileContext(object):
     base.profile_context = None
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.tfprof.model_analyzer",
-                                             lazy=catalog.served("tf.contrib.tfprof.model_analyzer"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.tfprof.model_analyzer",
+                                              lazy=_catalog.served("tf.contrib.tfprof.model_analyzer"))

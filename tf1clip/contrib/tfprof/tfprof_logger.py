@@ -9,7 +9,7 @@ OpLogProto (the op types, the trainable-variable marks, the float-op counts, and
 
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 # The op type tfprof gives trainable variables (TF 1.15's tfprof_logger.TRAINABLE_VARIABLES), for
 # `account_type_regexes`.
@@ -21,5 +21,5 @@ def write_op_log(graph, log_dir, op_log=None, run_meta=None, add_trace=True):
   tf.compat.v1.profiler.write_op_log(graph, log_dir, op_log, run_meta, add_trace)
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.tfprof.tfprof_logger",
-                                             lazy=catalog.served("tf.contrib.tfprof.tfprof_logger"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.tfprof.tfprof_logger",
+                                              lazy=_catalog.served("tf.contrib.tfprof.tfprof_logger"))

@@ -14,11 +14,11 @@ module per TF 1.15 module: `ar_model` (`ARModel` with its flat and LSTM predicti
 structural components).
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.timeseries import math_utils  # noqa: F401
 from tf1clip.contrib.timeseries import ar_model  # noqa: F401
 from tf1clip.contrib.timeseries import input_pipeline  # noqa: F401
 from tf1clip.contrib.timeseries import estimators  # noqa: F401
 from tf1clip.contrib.timeseries import saved_model_utils  # noqa: F401
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.timeseries", lazy=catalog.served("tf.contrib.timeseries"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.timeseries", lazy=_catalog.served("tf.contrib.timeseries"))

@@ -17,7 +17,7 @@ import numpy as np
 import tensorflow as tf
 
 from tf1clip.compat import estimator_shim
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 estimator_shim.apply()  # tensorflow-estimator 2.15 reads internals the shim puts back
 
@@ -398,7 +398,7 @@ def transform_to_covariance_matrices(input_vectors, matrix_size):
   Returns:
     A [batch size x matrix_size x matrix_size] batch of covariance matrices.
   """
-  combined_values = catalog.resolve("tf_slim:fully_connected")(
+  combined_values = _catalog.resolve("tf_slim:fully_connected")(
       input_vectors, matrix_size**2 + 2, activation_fn=None)
   return sign_magnitude_positive_definite(
       raw=V1.reshape(combined_values[..., :-2],

@@ -5,8 +5,8 @@ Place in the data flow (DESIGN.md): **contrib.util** <- compat <- cli. `constant
 `make_ndarray` is `tf.make_ndarray`; `loader.load_op_library` loads a custom-op library. The table is `catalog.SERVED`.
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.util import loader  # noqa: F401  (tf.contrib.util.loader)
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.util",
-                                             lazy=catalog.served("tf.contrib.util"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.util",
+                                              lazy=_catalog.served("tf.contrib.util"))

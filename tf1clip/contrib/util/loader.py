@@ -11,7 +11,7 @@ import os
 
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 
 def load_op_library(path):
@@ -25,4 +25,4 @@ def load_op_library(path):
   return library
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.util.loader", lazy=catalog.served("tf.contrib.util.loader"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.util.loader", lazy=_catalog.served("tf.contrib.util.loader"))

@@ -9,7 +9,7 @@ downloaders (`load_dataset("dbpedia")`, `maybe_download`) fetched files from the
 ones TF 1.15 shipped).
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.learn.datasets import base
 from tf1clip.contrib.learn.datasets import mnist
 from tf1clip.contrib.learn.datasets import synthetic
@@ -41,4 +41,4 @@ def make_dataset(name, n_samples=100, noise=None, seed=42, *args, **kwargs):  # 
   return SYNTHETIC[name](n_samples=n_samples, noise=noise, seed=seed, *args, **kwargs)
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.learn.datasets")
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.datasets")

@@ -16,7 +16,7 @@ import time
 import numpy as np
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 Dataset = collections.namedtuple("Dataset", ["data", "target"])
 Datasets = collections.namedtuple("Datasets", ["train", "validation", "test"])
@@ -236,4 +236,4 @@ def load_boston(data_path=None):
                               target_dtype=np.float64, features_dtype=np.float64)
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.learn.datasets.base")
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.datasets.base")

@@ -17,7 +17,7 @@ import tarfile
 import numpy as np
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.learn.datasets import base
 
 DBPEDIA_URL = "https://github.com/le-scientifique/torchDatasets/raw/master/dbpedia_csv.tar.gz"
@@ -53,4 +53,4 @@ def load_dbpedia(size="small", test_with_fake_data=False):
   return base.Datasets(train=train, validation=None, test=test)
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.learn.datasets.text_datasets")
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.datasets.text_datasets")

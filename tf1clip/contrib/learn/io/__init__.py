@@ -12,7 +12,7 @@ One module per TF 1.15 module (contrib/learn/python/learn/learn_io):
 - `data_feeder`: DataFeeder, StreamingDataFeeder, DaskDataFeeder and the setup_* functions.
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.learn.io import dask_io
 from tf1clip.contrib.learn.io import data_feeder
 from tf1clip.contrib.learn.io import generator_io
@@ -38,4 +38,4 @@ from tf1clip.contrib.learn.io.pandas_io import extract_pandas_labels
 from tf1clip.contrib.learn.io.pandas_io import extract_pandas_matrix
 from tf1clip.contrib.learn.io.pandas_io import pandas_input_fn
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.learn.io", lazy=catalog.served("tf.contrib.learn.io"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.io", lazy=_catalog.served("tf.contrib.learn.io"))

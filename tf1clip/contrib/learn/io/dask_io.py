@@ -11,7 +11,7 @@ raise that NameError saying dask is missing.
 
 import numpy as np
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 try:
   import dask.dataframe as dd  # pylint: disable=g-import-not-at-top
@@ -84,5 +84,5 @@ def extract_dask_labels(labels):
   return labels
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.learn.io.dask_io",
-                                             lazy=catalog.served("tf.contrib.learn.io.dask_io"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.io.dask_io",
+                                              lazy=_catalog.served("tf.contrib.learn.io.dask_io"))

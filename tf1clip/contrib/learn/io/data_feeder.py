@@ -19,7 +19,7 @@ import tensorflow as tf
 
 import tf1clip.contrib.learn.io.dask_io as dask_io
 import tf1clip.contrib.learn.io.pandas_io as pandas_io
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 
 def _get_in_out_shape(x_shape, y_shape, n_classes, batch_size=None):
@@ -687,5 +687,5 @@ class DaskDataFeeder(object):
     return _feed_dict_fn
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.learn.io.data_feeder",
-                                             lazy=catalog.served("tf.contrib.learn.io.data_feeder"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.io.data_feeder",
+                                              lazy=_catalog.served("tf.contrib.learn.io.data_feeder"))

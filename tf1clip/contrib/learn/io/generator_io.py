@@ -10,13 +10,13 @@ called; it has no public name), so the queue, its QueueRunner and the `enqueue_i
 import collections.abc
 import types
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 
 def _enqueue_data(*args, **kwargs):
   # catalog.resolve applies tensorflow-estimator's shim before importing it
-  enqueue_data = catalog.resolve("tensorflow_estimator.python.estimator.inputs.queues.feeding_functions:"
-                                 "_enqueue_data")
+  enqueue_data = _catalog.resolve("tensorflow_estimator.python.estimator.inputs.queues.feeding_functions:"
+                                  "_enqueue_data")
   return enqueue_data(*args, **kwargs)
 
 
@@ -82,5 +82,5 @@ def generator_input_fn(x, target_key=None, batch_size=128, num_epochs=1, shuffle
   return _generator_input_fn
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.learn.io.generator_io",
-                                             lazy=catalog.served("tf.contrib.learn.io.generator_io"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.io.generator_io",
+                                              lazy=_catalog.served("tf.contrib.learn.io.generator_io"))

@@ -18,7 +18,7 @@ import random
 import tensorflow as tf
 
 import tf1clip.contrib.input_pipeline as input_pipeline
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 # Default name for key in the feature dict.
 KEY_FEATURE_NAME = "__key__"
@@ -326,5 +326,5 @@ def read_batch_record_features(file_pattern, batch_size, features, randomize_inp
       reader_num_threads=reader_num_threads, name=name)
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.learn.io.graph_io",
-                                             lazy=catalog.served("tf.contrib.learn.io.graph_io"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.io.graph_io",
+                                              lazy=_catalog.served("tf.contrib.learn.io.graph_io"))

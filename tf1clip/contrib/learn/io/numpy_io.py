@@ -8,7 +8,7 @@ TF 1.15's contrib version only differed from `tf.compat.v1.estimator.inputs.nump
 library's, the same code TF 1.15 ran.
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 
 def numpy_input_fn(x, y=None, batch_size=128, num_epochs=1, shuffle=True, queue_capacity=1000, num_threads=1):
@@ -19,5 +19,5 @@ def numpy_input_fn(x, y=None, batch_size=128, num_epochs=1, shuffle=True, queue_
       num_threads=num_threads)
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.learn.io.numpy_io",
-                                             lazy=catalog.served("tf.contrib.learn.io.numpy_io"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.io.numpy_io",
+                                              lazy=_catalog.served("tf.contrib.learn.io.numpy_io"))

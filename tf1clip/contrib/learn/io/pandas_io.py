@@ -11,7 +11,7 @@ installed they behave as TF 1.15's (`extract_pandas_matrix` reads `DataFrame.val
 `as_matrix()` TF 1.15 called).
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 try:
   import pandas as pd  # pylint: disable=g-import-not-at-top
@@ -81,5 +81,5 @@ def extract_pandas_labels(labels):
   return labels
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.learn.io.pandas_io",
-                                             lazy=catalog.served("tf.contrib.learn.io.pandas_io"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.io.pandas_io",
+                                              lazy=_catalog.served("tf.contrib.learn.io.pandas_io"))

@@ -3,7 +3,7 @@
 Place in the data flow (DESIGN.md): tf.compat.v1 <- **contrib.learn.ops** <- contrib.learn.models <- compat <- cli.
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.learn.ops import embeddings_ops
 from tf1clip.contrib.learn.ops import losses_ops
 from tf1clip.contrib.learn.ops import seq2seq_ops
@@ -17,4 +17,4 @@ from tf1clip.contrib.learn.ops.seq2seq_ops import seq2seq_inputs
 from tf1clip.contrib.learn.ops.seq2seq_ops import sequence_classifier
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.learn.ops")
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.ops")

@@ -3,7 +3,7 @@
 Place in the data flow (DESIGN.md): contrib.learn (our own code, TF 1.15's semantics) <- compat <- cli.
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.learn.preprocessing import categorical
 from tf1clip.contrib.learn.preprocessing import categorical_vocabulary
 from tf1clip.contrib.learn.preprocessing import text
@@ -13,4 +13,4 @@ from tf1clip.contrib.learn.preprocessing.text import ByteProcessor
 from tf1clip.contrib.learn.preprocessing.text import VocabularyProcessor
 from tf1clip.contrib.learn.preprocessing.text import tokenizer
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.learn.preprocessing")
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.preprocessing")

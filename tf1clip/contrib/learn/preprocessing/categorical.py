@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.learn.preprocessing import categorical_vocabulary
 
 
@@ -74,4 +74,4 @@ class CategoricalProcessor(object):
       yield np.array(output_row, dtype=np.int64)
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.learn.preprocessing.categorical")
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.preprocessing.categorical")

@@ -8,7 +8,7 @@ filters: tensorflow-estimator's own copy), `input_fn_utils` (InputFnOps, serving
 `saved_model_export_utils` (signature defs, timestamped export directories, ExportStrategy makers).
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.learn.utils import export
 from tf1clip.contrib.learn.utils import gc
 from tf1clip.contrib.learn.utils import input_fn_utils
@@ -19,4 +19,4 @@ from tf1clip.contrib.learn.utils.input_fn_utils import build_default_serving_inp
 from tf1clip.contrib.learn.utils.input_fn_utils import build_parsing_serving_input_fn
 from tf1clip.contrib.learn.utils.saved_model_export_utils import make_export_strategy
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.learn.utils", lazy=catalog.served("tf.contrib.learn.utils"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.utils", lazy=_catalog.served("tf.contrib.learn.utils"))

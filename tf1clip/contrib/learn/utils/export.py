@@ -20,7 +20,7 @@ import re
 
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 import tf1clip.contrib.learn.utils.gc as gc
 
 V1 = tf.compat.v1
@@ -195,4 +195,4 @@ def _write_savedmodel(graph, saver, checkpoint_path, export_dir_base, default_si
   return export_dir
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.learn.utils.export")
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.utils.export")

@@ -8,7 +8,7 @@ code under private names (`_largest_export_versions`, ...); the catalog serves t
 under TF 1.15's public names, so this module holds nothing but the lookup.
 """
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.learn.utils.gc",
-                                             lazy=catalog.served("tf.contrib.learn.utils.gc"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.utils.gc",
+                                              lazy=_catalog.served("tf.contrib.learn.utils.gc"))

@@ -11,7 +11,7 @@ the feature's op, batch dimension default_batch_size). Both return InputFnOps(fe
 
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.learn.estimator import InputFnOps
 
 V1 = tf.compat.v1
@@ -41,4 +41,4 @@ def build_default_serving_input_fn(features, default_batch_size=None):
   return input_fn
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.learn.utils.input_fn_utils")
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.utils.input_fn_utils")

@@ -17,7 +17,7 @@ import time
 
 import tensorflow as tf
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 import tf1clip.contrib.learn.export_strategy as export_strategy
 import tf1clip.contrib.learn.utils.gc as gc
 import tf1clip.contrib.learn.utils.input_fn_utils as input_fn_utils
@@ -325,4 +325,4 @@ def extend_export_strategy(base_export_strategy, post_export_fn, post_export_nam
   return export_strategy.ExportStrategy(name, export_fn)
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.learn.utils.saved_model_export_utils")
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.utils.saved_model_export_utils")

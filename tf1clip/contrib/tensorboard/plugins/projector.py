@@ -11,7 +11,7 @@ which TF 1.15 carried a copy of). `visualize_embeddings` keeps TF 1.15's signatu
 from tensorboard.plugins import projector as _tensorboard_projector
 from tensorboard.plugins.projector import projector_config_pb2  # noqa: F401  (TF 1.15 exported the module)
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 
 
 def visualize_embeddings(summary_writer, config):
@@ -30,5 +30,5 @@ def visualize_embeddings(summary_writer, config):
   _tensorboard_projector.visualize_embeddings(logdir, config)
 
 
-__getattr__ = catalog.missing_attribute_hook("tf.contrib.tensorboard.plugins.projector",
-                                             lazy=catalog.served("tf.contrib.tensorboard.plugins.projector"))
+__getattr__ = _catalog.missing_attribute_hook("tf.contrib.tensorboard.plugins.projector",
+                                              lazy=_catalog.served("tf.contrib.tensorboard.plugins.projector"))

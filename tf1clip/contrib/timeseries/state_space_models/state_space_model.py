@@ -23,7 +23,7 @@ estimator_shim.apply()  # tensorflow-estimator 2.15 reads internals the shim put
 from tensorflow_estimator.python.estimator import estimator_lib
 from tensorflow_estimator.python.estimator.canned.timeseries.feature_keys import TrainEvalFeatures
 
-from tf1clip.contrib import catalog
+from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.timeseries import math_utils
 from tf1clip.contrib.timeseries import model
 from tf1clip.contrib.timeseries import model_utils
@@ -511,7 +511,7 @@ class StateSpaceModel(model.SequentialTimeSeriesModel):
           exogenous_values, state_dimension)
     with V1.variable_scope(
         "exogenous_noise_decreasing_observation"):
-      observation = catalog.resolve("tf_slim:fully_connected")(
+      observation = _catalog.resolve("tf_slim:fully_connected")(
           exogenous_values, state_dimension, activation_fn=None)
     # Pretend that we are making an observation with an observation model equal
     # to the identity matrix (i.e. a direct observation of the latent state),
@@ -560,7 +560,7 @@ class StateSpaceModel(model.SequentialTimeSeriesModel):
     """
     start_mean, start_covariance, previous_times = state
     with V1.variable_scope("exogenous_noise_increasing_mean"):
-      mean_addition = catalog.resolve("tf_slim:fully_connected")(
+      mean_addition = _catalog.resolve("tf_slim:fully_connected")(
           exogenous_values,
           V1.dimension_value(start_mean.shape[1]), activation_fn=None)
     state_dimension = V1.dimension_value(start_covariance.shape[1])
