@@ -6,10 +6,10 @@ reparameterization constants; SeedStream's seeds; and the remaining bijectors: f
 and properties, the learned ones (MaskedAutoregressiveFlow, RealNVP, their default templates, masked_dense,
 BatchNormalization) with their variables' names and values from the same numbers.
 
-TF 1.15 served Distribution, RegisterKL and ReparameterizationType as the very objects of tf.distributions; tf1clip
-serves contrib.distributions from tensorflow-probability (its other classes only mix with tfp's base) and
-tf.distributions as TensorFlow 2.21's own module (TF 1.15's code), so the two names are two objects here
-(`cross_names`, a stated difference).
+TF 1.15 served tf.distributions' names as the very objects of tf.contrib.distributions (one base class, one KL
+registry); so does tf1clip, both from tensorflow-probability (`cross_names`), and a tf.distributions object goes
+into contrib's TransformedDistribution and Mixture, and tf.distributions.kl_divergence takes contrib's
+distributions, as on TF 1.15 (`cross_use`).
 """
 
 from harness import assert_same, requires_tf115, run_both
@@ -23,15 +23,10 @@ BIJECTORS = ("BatchNormalization", "CholeskyOuterProduct", "FillTriangular", "In
              "TransformDiagonal", "masked_autoregressive_default_template", "masked_dense",
              "real_nvp_default_template")
 ORACLE_TESTED = tuple("tf.contrib.distributions." + n for n in CLASSES) + tuple(
-    "tf.contrib.distributions.bijectors." + n for n in BIJECTORS)
+    "tf.contrib.distributions.bijectors." + n for n in BIJECTORS) + (
+    "tf.distributions.FULLY_REPARAMETERIZED", "tf.distributions.NOT_REPARAMETERIZED")
 
 DIFFERENCES = {
-    "cross_names": "TF 1.15 served tf.contrib.distributions.{Distribution, RegisterKL, ReparameterizationType, "
-                   "FULLY_REPARAMETERIZED, ...} as the very objects of tf.distributions; tf1clip serves "
-                   "contrib.distributions from tensorflow-probability (the rest of contrib.distributions is tfp's "
-                   "and mixes only with tfp's base class) and tf.distributions as TensorFlow 2.21's own module: "
-                   "isinstance and reparameterization checks across the two names, and a KL registered under one "
-                   "name, do not reach the other",
     "bijector_reshape:properties": "tfp's Reshape reports forward_min_event_ndims / inverse_min_event_ndims as the "
                                    "ranks of event_shape_in / event_shape_out (TF 1.15's said 0): tfp's Chain and "
                                    "TransformedDistribution derive event shapes from them. Its values and "
@@ -148,13 +143,27 @@ out["transformed_ported"] = [
     ds.TransformedDistribution(ds.MultivariateNormalDiag([0.0, 0.0, 0.0]), bj.SoftmaxCentered()).log_prob(
         [[0.2, 0.3, 0.4, 0.1]]),
     ds.TransformedDistribution(ds.Normal(0.0, 1.0), bj.Chain([bj.SinhArcsinh(), bj.Exp()])).log_prob([0.5, 2.0])]
-# TF 1.15 served one object under tf.contrib.distributions.X and tf.distributions.X (tf1clip: tfp's / TF's own)
+# TF 1.15 served one object under tf.contrib.distributions.X and tf.distributions.X, and so does tf1clip
 report("cross_names", [ds.Distribution is tf.distributions.Distribution,
                        isinstance(tf.distributions.Normal(0.0, 1.0), ds.Distribution),
                        isinstance(ds.Normal(0.0, 1.0), tf.distributions.Distribution),
                        tf.distributions.Normal(0.0, 1.0).reparameterization_type == ds.FULLY_REPARAMETERIZED,
                        ds.RegisterKL is tf.distributions.RegisterKL,
-                       ds.ReparameterizationType is tf.distributions.ReparameterizationType])
+                       ds.ReparameterizationType is tf.distributions.ReparameterizationType,
+                       tf.distributions.FULLY_REPARAMETERIZED is ds.FULLY_REPARAMETERIZED,
+                       tf.distributions.NOT_REPARAMETERIZED is ds.NOT_REPARAMETERIZED,
+                       tf.distributions.Bernoulli(probs=0.5).reparameterization_type == tf.distributions.NOT_REPARAMETERIZED])
+# ... so the two names mix: core objects in contrib's composites, one KL registry (a VAE's KL term)
+core = tf.distributions.Normal(0.5, 1.5)
+q = ds.MultivariateNormalDiag([0.1, -0.2], [1.2, 0.7])
+p = ds.MultivariateNormalDiag([0.0, 0.0], [1.0, 1.0])
+out["cross_use"] = {
+    "transformed": ds.TransformedDistribution(distribution=core, bijector=bj.Exp()).log_prob([0.5, 2.0]),
+    "mixture": ds.Mixture(cat=tf.distributions.Categorical(probs=[0.3, 0.7]),
+                          components=[core, tf.distributions.Normal(-1.0, 0.5)]).log_prob([0.0, 1.0]),
+    "kl_core_contrib": tf.distributions.kl_divergence(core, ds.Normal(1.0, 1.0)),
+    "kl_contrib_core": ds.kl_divergence(ds.Normal(1.0, 1.0), core),
+    "kl_vae": tf.reduce_mean(tf.distributions.kl_divergence(q, p))}
 report("reshape_shapes", [str(bj.Reshape([3, 1], [3]).forward_event_shape([2, 3])),
                           str(bj.SoftmaxCentered().forward_event_shape([4]))])
 # the bijectors with variables: MAF, RealNVP (default templates, masked_dense), BatchNormalization
@@ -190,5 +199,5 @@ report("sample_shapes", shapes)
 def test_contrib_distributions_rest_match_tf115():
   tf115, ours = run_both(SNIPPET)
   assert not [k for k in tf115 if k.endswith(":error")], [k for k in tf115 if k.endswith(":error")]
-  assert tf115["cross_names"] == [True] * 6, tf115["cross_names"]
+  assert tf115["cross_names"] == [True] * 9, tf115["cross_names"]
   assert_same(tf115, ours, rtol=1e-5, atol=1e-5, differences=DIFFERENCES)

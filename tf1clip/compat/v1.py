@@ -124,6 +124,7 @@ _REPLACEMENTS = {
     "nn": lambda: _Namespace(__name__ + ".nn", _V1.nn, {
         "rnn_cell": _import(_surface.TF_KERAS_MODULES["nn.rnn_cell"])}),
     "examples": lambda: _with_tf1clip_names("examples"),
+    "distributions": lambda: _with_tf1clip_names("distributions", _V1.distributions),
     # `tf1clip run --record-clipping`: TF's own function, also writing tf1clip/ summaries for `tf1clip report`.
     "clip_by_global_norm": lambda: (
         _importlib.import_module("tf1clip.summaries").recording_clip_by_global_norm
