@@ -6,10 +6,11 @@ reparameterization constants; SeedStream's seeds; and the remaining bijectors: f
 and properties, the learned ones (MaskedAutoregressiveFlow, RealNVP, their default templates, masked_dense,
 BatchNormalization) with their variables' names and values from the same numbers.
 
-TF 1.15 served tf.distributions' names as the very objects of tf.contrib.distributions (one base class, one KL
-registry); so does tf1clip, both from tensorflow-probability (`cross_names`), and a tf.distributions object goes
-into contrib's TransformedDistribution and Mixture, and tf.distributions.kl_divergence takes contrib's
-distributions, as on TF 1.15 (`cross_use`).
+TF 1.15 served tf.distributions' classes as the very objects of tf.contrib.distributions, with one KL registry.
+tf1clip serves contrib.distributions from tensorflow-probability (its other classes only mix with tfp's base) and
+tf.distributions as TensorFlow 2.21's own module (TF 1.15's code, so seeded samples are TF 1.15's: `core_samples`),
+so the classes of the two names are two objects here (`cross_names`, `cross_composites`: stated differences), but
+`kl_divergence` is one function under both names that takes either family (`cross_kl`).
 """
 
 from harness import assert_same, requires_tf115, run_both
@@ -23,10 +24,18 @@ BIJECTORS = ("BatchNormalization", "CholeskyOuterProduct", "FillTriangular", "In
              "TransformDiagonal", "masked_autoregressive_default_template", "masked_dense",
              "real_nvp_default_template")
 ORACLE_TESTED = tuple("tf.contrib.distributions." + n for n in CLASSES) + tuple(
-    "tf.contrib.distributions.bijectors." + n for n in BIJECTORS) + (
-    "tf.distributions.FULLY_REPARAMETERIZED", "tf.distributions.NOT_REPARAMETERIZED")
+    "tf.contrib.distributions.bijectors." + n for n in BIJECTORS) + ("tf.contrib.distributions.kl_divergence",)
 
 DIFFERENCES = {
+    "cross_names": "TF 1.15 served tf.contrib.distributions.{Distribution, RegisterKL, ReparameterizationType, "
+                   "FULLY_REPARAMETERIZED, ...} as the very objects of tf.distributions; tf1clip serves "
+                   "contrib.distributions from tensorflow-probability (the rest of contrib.distributions is tfp's "
+                   "and mixes only with tfp's base class) and tf.distributions as TensorFlow 2.21's own module, "
+                   "whose seeded samples are TF 1.15's (core_samples): isinstance and reparameterization checks "
+                   "across the two names do not reach the other (kl_divergence does: cross_kl)",
+    "cross_composites": "a tf.distributions object inside contrib's (tfp's) TransformedDistribution or Mixture "
+                        "raises under tf1clip (AttributeError / TypeError): use tf.contrib.distributions' class, "
+                        "as in the rest of such a model",
     "bijector_reshape:properties": "tfp's Reshape reports forward_min_event_ndims / inverse_min_event_ndims as the "
                                    "ranks of event_shape_in / event_shape_out (TF 1.15's said 0): tfp's Chain and "
                                    "TransformedDistribution derive event shapes from them. Its values and "
@@ -143,27 +152,39 @@ out["transformed_ported"] = [
     ds.TransformedDistribution(ds.MultivariateNormalDiag([0.0, 0.0, 0.0]), bj.SoftmaxCentered()).log_prob(
         [[0.2, 0.3, 0.4, 0.1]]),
     ds.TransformedDistribution(ds.Normal(0.0, 1.0), bj.Chain([bj.SinhArcsinh(), bj.Exp()])).log_prob([0.5, 2.0])]
-# TF 1.15 served one object under tf.contrib.distributions.X and tf.distributions.X, and so does tf1clip
+# TF 1.15 served one object under tf.contrib.distributions.X and tf.distributions.X (tf1clip: tfp's / TF's own)
 report("cross_names", [ds.Distribution is tf.distributions.Distribution,
                        isinstance(tf.distributions.Normal(0.0, 1.0), ds.Distribution),
                        isinstance(ds.Normal(0.0, 1.0), tf.distributions.Distribution),
                        tf.distributions.Normal(0.0, 1.0).reparameterization_type == ds.FULLY_REPARAMETERIZED,
                        ds.RegisterKL is tf.distributions.RegisterKL,
-                       ds.ReparameterizationType is tf.distributions.ReparameterizationType,
-                       tf.distributions.FULLY_REPARAMETERIZED is ds.FULLY_REPARAMETERIZED,
-                       tf.distributions.NOT_REPARAMETERIZED is ds.NOT_REPARAMETERIZED,
-                       tf.distributions.Bernoulli(probs=0.5).reparameterization_type == tf.distributions.NOT_REPARAMETERIZED])
-# ... so the two names mix: core objects in contrib's composites, one KL registry (a VAE's KL term)
+                       ds.ReparameterizationType is tf.distributions.ReparameterizationType])
 core = tf.distributions.Normal(0.5, 1.5)
+report_errors("cross_composites", [
+    ("transformed", lambda: ds.TransformedDistribution(distribution=core, bijector=bj.Exp()).log_prob(0.5)),
+    ("mixture", lambda: ds.Mixture(cat=ds.Categorical(probs=[0.3, 0.7]),
+                                   components=[core, tf.distributions.Normal(-1.0, 0.5)]).log_prob(0.0))])
+# ... but one KL function and registry for both names, as a VAE's KL term needs
 q = ds.MultivariateNormalDiag([0.1, -0.2], [1.2, 0.7])
 p = ds.MultivariateNormalDiag([0.0, 0.0], [1.0, 1.0])
-out["cross_use"] = {
-    "transformed": ds.TransformedDistribution(distribution=core, bijector=bj.Exp()).log_prob([0.5, 2.0]),
-    "mixture": ds.Mixture(cat=tf.distributions.Categorical(probs=[0.3, 0.7]),
-                          components=[core, tf.distributions.Normal(-1.0, 0.5)]).log_prob([0.0, 1.0]),
-    "kl_core_contrib": tf.distributions.kl_divergence(core, ds.Normal(1.0, 1.0)),
-    "kl_contrib_core": ds.kl_divergence(ds.Normal(1.0, 1.0), core),
-    "kl_vae": tf.reduce_mean(tf.distributions.kl_divergence(q, p))}
+report("cross_kl_identity", tf.distributions.kl_divergence is ds.kl_divergence)
+out["cross_kl"] = {
+    "core_core": tf.distributions.kl_divergence(core, tf.distributions.Normal([1.0, 0.0], 2.0)),
+    "core_contrib": tf.distributions.kl_divergence(core, ds.Normal(1.0, 1.0)),
+    "contrib_core": ds.kl_divergence(ds.Normal(1.0, 1.0), core),
+    "contrib_core_categorical": ds.kl_divergence(ds.Categorical(logits=[0.1, 0.4, -0.2]),
+                                                 tf.distributions.Categorical(probs=[0.2, 0.3, 0.5])),
+    "vae": tf.reduce_mean(tf.distributions.kl_divergence(q, p))}
+report_errors("cross_kl_unregistered", [
+    ("core_pair", lambda: tf.distributions.kl_divergence(core, tf.distributions.Gamma(1.0, 1.0))),
+    ("mixed_pair", lambda: ds.kl_divergence(ds.MultivariateNormalDiag([0.0], [1.0]), core))])
+# tf.distributions' seeded samples (TF 1.15's kernels and seeds)
+tf.set_random_seed(0)
+out["core_samples"] = {"bernoulli": tf.distributions.Bernoulli(probs=0.3).sample(6, seed=3),
+                       "gamma": tf.distributions.Gamma(2.0, 1.0).sample(3, seed=4),
+                       "beta": tf.distributions.Beta(2.0, 3.0).sample(3, seed=5),
+                       "student_t": tf.distributions.StudentT(3.0, 0.0, 1.0).sample(3, seed=6),
+                       "normal": tf.distributions.Normal(0.0, 1.0).sample(3, seed=1)}
 report("reshape_shapes", [str(bj.Reshape([3, 1], [3]).forward_event_shape([2, 3])),
                           str(bj.SoftmaxCentered().forward_event_shape([4]))])
 # the bijectors with variables: MAF, RealNVP (default templates, masked_dense), BatchNormalization
@@ -199,5 +220,7 @@ report("sample_shapes", shapes)
 def test_contrib_distributions_rest_match_tf115():
   tf115, ours = run_both(SNIPPET)
   assert not [k for k in tf115 if k.endswith(":error")], [k for k in tf115 if k.endswith(":error")]
-  assert tf115["cross_names"] == [True] * 9, tf115["cross_names"]
+  assert tf115["cross_names"] == [True] * 6, tf115["cross_names"]
+  assert ours["cross_kl_identity"] is True
+  assert ours["cross_composites"] == {"transformed": "AttributeError", "mixture": "TypeError"}, ours["cross_composites"]
   assert_same(tf115, ours, rtol=1e-5, atol=1e-5, differences=DIFFERENCES)

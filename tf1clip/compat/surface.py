@@ -3,7 +3,7 @@
 A TF1 script's `tf.<name>` resolves, in this order, to:
   0. the names TF1CLIP_NAMES lists -> tf1clip's own ports, added to the namespace that serves the rest
      (`tf.examples.tutorials.mnist.input_data`, `tf.keras.wrappers.scikit_learn`, `tf.estimator.BoostedTrees*`,
-     `tf.distributions.*` as the objects of `tf.contrib.distributions`)
+     `tf.distributions.kl_divergence`)
   1. `tf.contrib...`           -> tf1clip.contrib (what training scripts used; the rest fails by name)
   2. `tf.keras`, `tf.layers`,
      `tf.nn.rnn_cell`          -> tf-keras' v1 API, taken from tf_keras directly so they work whichever
@@ -56,15 +56,9 @@ TF1CLIP_NAMES = {
     # tensorflow-estimator 2.15 dropped the boosted-trees estimators (and TensorFlow 2.21 their kernels)
     **{"estimator." + name: "tf1clip.contrib.estimator_boosted_trees:" + name
        for name in ("BoostedTreesClassifier", "BoostedTreesRegressor", "BoostedTreesEstimator")},
-    # TF 1.15's tf.distributions names were the very objects of tf.contrib.distributions (one base class, one KL
-    # registry), which tf1clip serves from tensorflow-probability: so `tf.distributions.Normal` goes into
-    # contrib's TransformedDistribution / Mixture and `tf.distributions.kl_divergence` takes contrib's
-    # MultivariateNormalDiag, as on TF 1.15. (TensorFlow 2.21's tf.compat.v1.distributions mixes with neither.)
-    **{"distributions." + name: "tf1clip.contrib.distributions:" + name
-       for name in ("Bernoulli", "Beta", "Categorical", "Dirichlet", "DirichletMultinomial", "Distribution",
-                    "Exponential", "FULLY_REPARAMETERIZED", "Gamma", "Laplace", "Multinomial",
-                    "NOT_REPARAMETERIZED", "Normal", "RegisterKL", "ReparameterizationType", "StudentT", "Uniform",
-                    "kl_divergence")},
+    # TF 1.15 had one KL registry for tf.distributions and tf.contrib.distributions; here they are TensorFlow's
+    # classes and tfp's: one function for both names takes either (contrib/distributions/kl.py).
+    "distributions.kl_divergence": "tf1clip.contrib.distributions.kl:kl_divergence",
 }
 
 

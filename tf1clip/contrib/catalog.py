@@ -431,10 +431,12 @@ _serve("losses.metric_learning", "tf_slim.losses:metric_learning", """
 # contrib.distributions: TF 1.15 re-exported tf.distributions' classes (TensorFlow 2.21 still has them, in
 # tf.compat.v1) beside contrib's own, which continued in tensorflow-probability; all are tfp's here, so they mix
 # (a core Normal inside tfp's TransformedDistribution or MixtureSameFamily fails: the oracle found it).
+# kl_divergence is one function for both names and both families, as TF 1.15's one registry was.
 _serve("distributions", "tensorflow_probability:distributions", """
     Bernoulli Beta Categorical Dirichlet DirichletMultinomial Distribution Exponential Gamma Laplace
-    Multinomial Normal StudentT Uniform kl_divergence RegisterKL ReparameterizationType
+    Multinomial Normal StudentT Uniform RegisterKL ReparameterizationType
     FULLY_REPARAMETERIZED NOT_REPARAMETERIZED""")
+_serve("distributions", "tf1clip.contrib.distributions.kl:", "kl_divergence")
 _serve("distributions", "tf1clip.contrib.distributions.autoregressive:", "Autoregressive")
 _serve("distributions", "tensorflow_probability:distributions", """
     BatchReshape Binomial Cauchy Chi2 Deterministic VectorDeterministic

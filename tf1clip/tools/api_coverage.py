@@ -176,24 +176,12 @@ def differences(records):
            "`catalog.SIGNATURE_DIFFERENCES`'s.", "",
            "| name | TF 1.15 | served | why |", "|---|---|---|---|"]
   for r in rows:
-    why = catalog.signature_difference(r["name"]) or _served_from_contrib_reason(r["name"]) or (
+    why = catalog.signature_difference(r["name"]) or (
         "TensorFlow 2.21's own" if not r["name"].startswith("tf.contrib") else "")
     cell = lambda t: "`%s`" % t.replace("|", "\\|")
     lines.append("| `%s` | %s | %s | %s |" % (r["name"], cell(r["tf115_signature"]), cell(r["served_signature"]),
                                             why.replace("|", "\\|")))
   return "\n".join(lines)
-
-
-def _served_from_contrib_reason(name):
-  """The contrib name's reason for a core name the facade serves from tf1clip.contrib (surface.TF1CLIP_NAMES:
-  `tf.distributions.Beta` is `tf.contrib.distributions.Beta`), or None."""
-  from tf1clip.compat import surface  # pylint: disable=import-outside-toplevel
-  from tf1clip.contrib import catalog  # pylint: disable=import-outside-toplevel
-  source = surface.TF1CLIP_NAMES.get(name[len("tf."):]) if name.startswith("tf.") else None
-  prefix = surface.CONTRIB_PACKAGE + "."
-  if source is None or not source.startswith(prefix):
-    return None
-  return catalog.signature_difference("tf.contrib." + source[len(prefix):].replace(":", "."))
 
 
 HEADER = """# TensorFlow 1.15's API under `tf1clip run`
