@@ -31,6 +31,10 @@ OPTIMIZERS = {
 }
 
 
+# A synchronous step that waits longer than this failed (a worker waiting for a token no step will send).
+STEP_OPTIONS = V1.RunOptions(timeout_in_ms=45000)
+
+
 def _port():
   with socket.socket() as s:
     s.bind(("127.0.0.1", 0))
@@ -94,17 +98,25 @@ def _train_replicated(make_optimizer, batches):
         else:
           assert chief_ready.wait(60)
           sess.run(sync.local_step_init_op)
-        for step_batches in batches:
+        for step, step_batches in enumerate(batches):
           bx, by = step_batches[task]
-          sess.run(train_op, {x: bx, y: by})
+          try:
+            sess.run(train_op, {x: bx, y: by}, options=STEP_OPTIONS)
+          except tf.errors.DeadlineExceededError:
+            raise AssertionError("worker %d waited %d s in synchronous step %d" % (
+                task, STEP_OPTIONS.timeout_in_ms // 1000, step)) from None
+          if task == 0 and coord.should_stop():
+            coord.raise_requested_exception()  # the chief's token thread failed: no step will come
         finished.wait()
         if task == 0:
           results["weights"] = sess.run(variables)
           results["global_step"] = sess.run(global_step)
           results["extra"] = sess.run(extra(graph)) if extra else None
           coord.request_stop()
-          # The registered thread only: the take of the daemon enqueue thread ends at the session's close.
-          coord.join(stop_grace_period_secs=5)
+          # The daemon enqueue thread too, for 5 s: it is then surely blocked in its take, which the session's close
+          # cancels. Closing at once (tried to save the 5 s) hung once in a CI run of 8 (a close that raced the
+          # start of that take, as far as the runtime let us see).
+          coord.join(threads, stop_grace_period_secs=5, ignore_live_threads=True)
 
   def guarded(task):
     try:

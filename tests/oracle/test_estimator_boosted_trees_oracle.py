@@ -5,8 +5,9 @@ bucketizes). Compared: evaluate's metrics, predictions (logits, probabilities), 
 tree, node, split, leaf value, gain and the growing metadata, parsed from the checkpoint), the float column's bucket
 boundaries, the checkpoint keys, accumulated batches against train_in_memory, center_bias, pre- and post-pruning, a
 weight column, a custom head, feature importances, directional feature contributions, and the errors TF 1.15 gave for
-bad arguments and columns. Boosted trees are deterministic: values agree to float32 rounding (which is why no case
-has two columns splitting a node into the same two sets: such a tie goes to either column by a rounding).
+bad arguments and columns. Boosted trees are deterministic (on one inter-op thread: see `config`): values agree to
+float32 rounding (which is why no case has two columns splitting a node into the same two sets: such a tie goes to
+either column by a rounding).
 
 As in TF 1.15, building one of these estimators turns on resource variables for the whole process; the snippet
 turns them off again at its end, so the snippets after it in the shared batch start as they would alone."""
@@ -45,7 +46,12 @@ columns = [fc.bucketized_column(fc.numeric_column("x1"), [-0.6, -0.2, 0.2, 0.6])
            fc.indicator_column(fc.categorical_column_with_vocabulary_list("c", ["a", "b", "c"]))]
 features = {"x1": x1, "x2": x2, "c": c, "x3": x3, "w": w}
 float_columns = columns[:2] + [fc.numeric_column("x3")]
-config = tf.estimator.RunConfig(save_summary_steps=1000, log_step_count_steps=1000, save_checkpoints_steps=1000)
+# One inter-op thread: TF 1.15's in-memory training with center_bias races (in the step that ends the centering, one
+# cond reads center_bias_needed to decide whether to cache the logits while another assigns it), so on a loaded machine
+# its cached logits at times missed the last bias update (a CI run's root gain: 0.069864735 instead of 0.06957188).
+# With one thread its executor runs the ops in one order, and the result is one fact to compare.
+config = tf.estimator.RunConfig(save_summary_steps=1000, log_step_count_steps=1000, save_checkpoints_steps=1000,
+                                session_config=tf.ConfigProto(inter_op_parallelism_threads=1))
 
 def batches(y, batch_size=20):
     return lambda: tf.data.Dataset.from_tensor_slices((features, y)).batch(batch_size).repeat()

@@ -23,7 +23,9 @@ estimators turns on resource variables for the whole process (`tf.enable_resourc
 Differences from TF 1.15: `export_saved_model` (and the other exports) raise NotImplementedError, as the kernels are
 tf.numpy_function ops no SavedModel can take to another process; the conditionals are tf.compat.v1.cond, the v1
 conditional the same TF 1.15 code used before its forward-compatibility window switched it to cond_v2 (the same
-branches and values). tests/oracle/test_estimator_boosted_trees_oracle.py holds the rest to TF 1.15: trees, leaves,
+branches and values); with `train_in_memory` and `center_bias`, the logits cache reads `center_bias_needed` before
+the step's update every time (TF 1.15 raced the two, so its result at times depended on the scheduling: see
+`_grow_tree_fn`). tests/oracle/test_estimator_boosted_trees_oracle.py holds the rest to TF 1.15: trees, leaves,
 gains, quantile boundaries, predictions, metrics, checkpoint keys, feature importances, directional feature
 contributions, errors.
 """
@@ -589,12 +591,17 @@ def _bt_model_fn(features, labels, mode, head, feature_columns, tree_hparams, n_
 
       def _grow_tree_fn():
         grow_op = [input_cache_op] if train_in_memory else []
+        cache_first = []
         if training_state_cache:
           # cache logits only once bias centering is complete
           def insert_fn():
             return training_state_cache.insert(tree_ids, node_ids, logits)
 
-          grow_op.append(_cond(center_bias_var, tf.no_op, insert_fn))
+          # Before the update: TF 1.15 ran the two conds in either order, and in the step that ended the centering
+          # its cache at times took logits that missed that step's bias update (the run's result depended on the
+          # scheduling). Here the cache reads center_bias_needed first, TF 1.15's usual order, every time.
+          cache_first.append(_cond(center_bias_var, tf.no_op, insert_fn))
+          grow_op.extend(cache_first)
 
         if closed_form_grad_and_hess_fn:
           gradients, hessians = closed_form_grad_and_hess_fn(logits, labels)
@@ -612,12 +619,13 @@ def _bt_model_fn(features, labels, mode, head, feature_columns, tree_hparams, n_
                   bucketized_features_list=[input_feature_list[f]], max_splits=max_splits,
                   num_buckets=num_buckets), axis=0)
               for f in feature_ids])
-        if center_bias:
-          update_model = _cond(
-              center_bias_var, functools.partial(grower.center_bias, center_bias_var, gradients, hessians),
-              functools.partial(grower.grow_tree, stats_summaries_list, last_layer_nodes_range))
-        else:
-          update_model = grower.grow_tree(stats_summaries_list, last_layer_nodes_range)
+        with tf.control_dependencies(cache_first):
+          if center_bias:
+            update_model = _cond(
+                center_bias_var, functools.partial(grower.center_bias, center_bias_var, gradients, hessians),
+                functools.partial(grower.grow_tree, stats_summaries_list, last_layer_nodes_range))
+          else:
+            update_model = grower.grow_tree(stats_summaries_list, last_layer_nodes_range)
         grow_op.append(update_model)
         with tf.control_dependencies([update_model]):
           grow_op.append(V1.assign_add(global_step, 1).op)
