@@ -66,11 +66,20 @@ def _model(x, y):
   return loss, [w1, w2]
 
 
+def _gradient_sends(graph):
+  """The ops with which a worker sends its gradients to the chief's accumulators (its token take waits for them)."""
+  takes = [op for op in graph.get_operations()
+           if op.type == "QueueDequeueV2" and op.inputs[0].op.name.endswith("sync_token_q")]
+  assert len(takes) == 1, takes
+  return takes[0].control_inputs
+
+
 def _train_replicated(make_optimizer, batches):
   """Runs len(batches) synchronous steps on the cluster; returns (weights, chief's graph objects)."""
   spec, targets = _cluster()
   results, errors, chief_ready = {}, [], threading.Event()
-  finished = threading.Barrier(NUM_WORKERS, timeout=60)  # the chief closes the token queue at stop
+  finished = threading.Barrier(NUM_WORKERS, timeout=60)  # every step done: the chief reads the results
+  stopped = threading.Barrier(NUM_WORKERS, timeout=60)  # the chief's coordinator stopped: the workers drain
 
   def worker(task):
     graph = tf.Graph()
@@ -113,10 +122,14 @@ def _train_replicated(make_optimizer, batches):
           results["global_step"] = sess.run(global_step)
           results["extra"] = sess.run(extra(graph)) if extra else None
           coord.request_stop()
-          # The daemon enqueue thread too, for 5 s: it is then surely blocked in its take, which the session's close
-          # cancels. Closing at once (tried to save the 5 s) hung once in a CI run of 8 (a close that raced the
-          # start of that take, as far as the runtime let us see).
-          coord.join(threads, stop_grace_period_secs=5, ignore_live_threads=True)
+        stopped.wait()
+        # The drain: every worker sends one more gradient, so the chief's token thread, blocked in the take of the
+        # next step, completes that step and then sees the stop. Leaving that take to the session's close to cancel
+        # hung once in a CI run: a close that comes while the take's RunGraph call is being set up loses the
+        # cancellation in TensorFlow's gRPC runtime.
+        sess.run(_gradient_sends(graph), {x: bx, y: by}, options=STEP_OPTIONS)
+        if task == 0:
+          coord.join(threads, stop_grace_period_secs=30)
 
   def guarded(task):
     try:
@@ -125,6 +138,7 @@ def _train_replicated(make_optimizer, batches):
       errors.append(e)
       chief_ready.set()
       finished.abort()
+      stopped.abort()
 
   threads = [threading.Thread(target=guarded, args=(i,)) for i in range(NUM_WORKERS)]
   for t in threads:
