@@ -45,8 +45,9 @@ SMOKE_FLAGS = {
     "vs_tf115": ["--rounds", "1", "--programs", "startup,tiny"],
     "v2_overhead": ["--layers", "1", "--width", "4", "--batch_size", "2", "--check_steps", "1",
                     "--warmup", "0", "--rounds", "1", "--iters", "1"],
+    # One configuration (the one with the memory check), the two variants the targets compare.
     "accumulation": [
-        "--batch_size", "8", "--num_micro_batches", "2", "--variants", "iv,v",
+        "--configs", "memory_bound", "--batch_size", "8", "--num_micro_batches", "2", "--variants", "iv,v",
         "--warmup", "0", "--rounds", "1", "--iters", "1", "--memory_updates", "1"],
     # 1 and 2 workers (the 1-worker and the aggregating paths), every clipping variant.
     "distributed": [
