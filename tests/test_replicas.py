@@ -330,6 +330,29 @@ def test_chief_recovers_from_an_aborted_session_and_trains_on():
   assert "is closed" not in proc.stderr
 
 
+def test_the_token_threads_error_after_its_sessions_close_is_its_end_not_a_traceback():
+  """Seen under load: MonitoredSession's recovery closed the session between two runs of the token thread, whose
+  'Session is closed.' error the joined coordinator re-raised (a traceback on stderr). A real error still raises."""
+  with tf.Graph().as_default():
+    error = tf.errors.FailedPreconditionError(None, None, "Session is closed.")
+    coord = V1.train.Coordinator()
+    coord.request_stop()
+    coord.join()  # MonitoredSession joins its coordinator, then closes the session
+    sess = V1.Session()
+    reporter = replicas._Unjoined(coord, sess)  # what the token thread reports to, from its `except` (QueueRunner._run)
+
+    def thread_fails():
+      try:
+        raise error
+      except tf.errors.FailedPreconditionError as e:
+        reporter.request_stop(e)
+
+    with pytest.raises(tf.errors.FailedPreconditionError):
+      thread_fails()  # its session is open: a real failure, re-raised as TF's joined coordinator does
+    sess.close()
+    thread_fails()  # its session was closed under it: the thread's end
+
+
 def test_a_failed_token_step_reaches_the_chief_instead_of_leaving_it_waiting_for_a_token():
   """The chief's enqueue thread fails: its error stops the coordinator, and the step waiting for a token returns."""
   with tf.Graph().as_default():

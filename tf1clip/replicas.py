@@ -58,13 +58,26 @@ _V1 = tf.compat.v1
 
 
 class _Unjoined:
-  """The coordinator as seen by threads a session's close must not wait for: they report to it, unregistered."""
+  """The coordinator as seen by threads a session's close must not wait for: they report to it, unregistered.
 
-  def __init__(self, coord):
+  An error of a run that failed because its session was closed under it ("Session is closed.", or Python's
+  "Attempted to use a closed Session.") is that thread's end, not a failure: `MonitoredSession` closes a session
+  after joining its coordinator, whose `request_stop` would re-raise it, a traceback on stderr at every recovery
+  whose close came between two of the thread's runs.
+  """
+
+  def __init__(self, coord, sess):
     self._coord = coord
+    self._sess = sess
 
   def register_thread(self, thread):
     del thread  # not joined: a daemon thread blocked in a take the session's close cancels
+
+  def request_stop(self, ex=None):
+    if ex is not None and getattr(self._sess, "_closed", False):
+      _V1.logging.vlog(1, "SyncReplicasOptimizer: the token thread's session was closed: %s", ex)
+      return
+    self._coord.request_stop(ex)
 
   def __getattr__(self, name):
     return getattr(self._coord, name)
@@ -93,7 +106,7 @@ class _ChiefQueueRunner(_V1.train.QueueRunner):
   def create_threads(self, sess, coord=None, daemon=False, start=False):
     if coord is None:
       return super().create_threads(sess, coord=None, daemon=daemon, start=start)
-    threads = super().create_threads(sess, coord=_Unjoined(coord), daemon=True, start=False)
+    threads = super().create_threads(sess, coord=_Unjoined(coord, sess), daemon=True, start=False)
     if threads:  # [enqueue thread(s)..., the coordinator-stop thread]
       coord.register_thread(threads[-1])
       if start:
