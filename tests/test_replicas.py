@@ -125,8 +125,8 @@ def _train_replicated(make_optimizer, batches):
         stopped.wait()
         # The drain: every worker sends one more gradient, so the chief's token thread, blocked in the take of the
         # next step, completes that step and then sees the stop. Leaving that take to the session's close to cancel
-        # hung once in a CI run: a close that comes while the take's RunGraph call is being set up loses the
-        # cancellation in TensorFlow's gRPC runtime.
+        # hung once in a CI run (our best reading: a close that comes while the take's RunGraph call is being set up
+        # loses the cancellation in TensorFlow's gRPC runtime).
         sess.run(_gradient_sends(graph), {x: bx, y: by}, options=STEP_OPTIONS)
         if task == 0:
           coord.join(threads, stop_grace_period_secs=30)
