@@ -116,7 +116,7 @@ def test_shim_is_applied_on_first_use_of_tf_estimator_not_on_import(probe):
 
 def test_the_boosted_trees_estimators_the_library_dropped_are_tf1clips_beside_the_librarys_names(probe):
   for name, (module, listed) in probe["boosted_trees"].items():
-    assert module == "tf1clip.contrib.estimator_boosted_trees" and listed, name
+    assert module == "tf1clip.python.estimator.canned.boosted_trees" and listed, name
 
 
 def test_contrib_tpu_and_estimator_are_the_librarys_objects(probe):
@@ -204,7 +204,7 @@ def test_check_resolves_tf_estimator_names_in_the_shimmed_library():
   assert findings["tf.estimator.tpu.TPUEstimator"].status == check.PROVIDED
   port = findings["tf.estimator.BoostedTreesClassifier"]  # the library dropped it: surface.TF1CLIP_NAMES
   assert port.status == check.PROVIDED
-  assert port.note == ("TF 1.15's, tf1clip's port (tf1clip.contrib.estimator_boosted_trees; "
+  assert port.note == ("TF 1.15's, tf1clip's port (tf1clip.python.estimator.canned.boosted_trees; "
                        "tensorflow-estimator 2.15 dropped it)")
   missing = check.check_source("import tensorflow as tf\ntf.estimator.NoSuchEstimator\n")[0]
   assert missing.status == check.UNSUPPORTED

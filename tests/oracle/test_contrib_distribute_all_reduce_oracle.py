@@ -5,7 +5,7 @@ of two per-replica tensors, and three gradient-descent steps of a mirrored varia
 differ; with num_packs; and the errors TF 1.15 gave: more shards than workers, rings and psgpu without GPUs,
 NCCL without its kernel, a spec list entry that is not a tuple, a spec tuple of four elements.
 
-Stated differences (tf1clip/contrib/distribute_all_reduce.py says why):
+Stated differences (tf1clip/python/distribute/cross_device_ops.py says why):
 - a spec list that splits the tensors by size: TF 1.15 returned the reduced values in the order of the groups,
   paired with the wrong destinations ("split/sum" swapped the [4, 3] and [2] sums); tf1clip keeps each in place;
 - a four-element spec tuple: TF 1.15's own message formatting failed (TypeError), tf1clip's ValueError names it;

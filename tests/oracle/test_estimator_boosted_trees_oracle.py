@@ -28,7 +28,7 @@ tf.logging.set_verbosity(tf.logging.ERROR)
 try:  # the ensemble's proto: TF 1.15's generated module, or tf1clip's copy of TF 1.15's descriptor
     from tensorflow.core.kernels.boosted_trees.boosted_trees_pb2 import TreeEnsemble
 except ImportError:
-    from tf1clip.contrib.boosted_trees_kernels import proto
+    from tf1clip.python.ops.boosted_trees_ops import proto
     TreeEnsemble = proto("TreeEnsemble")
 
 rng = np.random.RandomState(0)

@@ -52,9 +52,9 @@ REMOVED = {
 # reports them provided and tools.api_coverage resolves them through the facade.
 TF1CLIP_NAMES = {
     "examples.tutorials.mnist.input_data": "tf1clip.contrib.learn.datasets.mnist",
-    "keras.wrappers.scikit_learn": "tf1clip.contrib.keras_scikit_learn",  # tf-keras dropped it (TF 2.12)
+    "keras.wrappers.scikit_learn": "tf1clip.python.keras.wrappers.scikit_learn",  # tf-keras dropped it (TF 2.12)
     # tensorflow-estimator 2.15 dropped the boosted-trees estimators (and TensorFlow 2.21 their kernels)
-    **{"estimator." + name: "tf1clip.contrib.estimator_boosted_trees:" + name
+    **{"estimator." + name: "tf1clip.python.estimator.canned.boosted_trees:" + name
        for name in ("BoostedTreesClassifier", "BoostedTreesRegressor", "BoostedTreesEstimator")},
     # TF 1.15 had one KL registry for tf.distributions and tf.contrib.distributions; here they are TensorFlow's
     # classes and tfp's: one function for both names takes either (contrib/distributions/kl.py).

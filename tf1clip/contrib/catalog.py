@@ -287,7 +287,7 @@ PROVIDED = {
                                 "estimator_model_fn: TF 1.15's decorator on it)"),
     "tf.contrib.keras.api": "tf1clip.contrib.keras.api (its `keras` is tf.contrib.keras again)",
     "tf.contrib.keras.wrappers": ("tf1clip.contrib.keras.wrappers (scikit_learn: TF 1.15's KerasClassifier / "
-                                  "KerasRegressor, tf1clip.contrib.keras_scikit_learn)"),
+                                  "KerasRegressor, tf1clip.python.keras.wrappers.scikit_learn)"),
     "tf.contrib.opt.LazyAdamOptimizer": _PORT + "; a tf.compat.v1.train.AdamOptimizer subclass",
     "tf.contrib.opt.AdamWOptimizer": _PORT + "; decoupled weight decay around tf.compat.v1.train.AdamOptimizer",
     "tf.contrib.opt.MomentumWOptimizer": _PORT + "; decoupled weight decay around MomentumOptimizer",
@@ -393,7 +393,7 @@ _serve("framework", "tf_slim:", """
     assert_global_step assert_or_get_global_step create_global_step VariableDeviceChooser
     get_global_step add_model_variable get_local_variables get_variables_by_suffix""")
 _serve("framework", "tensorflow:compat.v1", "is_tensor convert_to_tensor_or_sparse_tensor")
-SERVED["tf.contrib.framework.nest"] = "tf1clip.contrib.framework_nest:"
+SERVED["tf.contrib.framework.nest"] = "tf1clip.python.util.nest:"
 _serve("framework", "tensorflow:", "sort argsort")  # TF 1.13 moved them from contrib to core
 _serve("framework", "tensorflow.python.framework.ops:", "get_name_scope")
 _serve("framework", "tensorflow.python.framework.smart_cond:", "smart_cond")
@@ -490,7 +490,7 @@ _serve("lookup", "tensorflow.python.ops.lookup_ops:", """
     TextFileStringTableInitializer index_table_from_file index_to_string_table_from_file""")
 SERVED["tf.contrib.lookup.MutableDenseHashTable"] = "tensorflow.python.ops.lookup_ops:DenseHashTable"  # renamed
 # contrib.factorization's K-means Estimator: tensorflow-estimator's, with TF 1.15's constructor and transform.
-_serve("factorization", "tf1clip.contrib.factorization_kmeans:", "KMeansClustering")
+_serve("factorization", "tf1clip.contrib.factorization.python.ops.kmeans:", "KMeansClustering")
 # contrib.factorization: the KMeans graph builder and its constants (TensorFlow's clustering_ops).
 _serve("factorization", "tensorflow.python.ops.clustering_ops:", """
     KMeans COSINE_DISTANCE SQUARED_EUCLIDEAN_DISTANCE RANDOM_INIT KMEANS_PLUS_PLUS_INIT""")
@@ -539,7 +539,7 @@ _serve("image", "tf1clip.contrib.image:", """
     angles_to_projective_transforms compose_transforms connected_components dense_image_warp
     flat_transforms_to_matrices interpolate_bilinear matrices_to_flat_transforms rotate transform
     translate translations_to_projective_transforms bipartite_match interpolate_spline sparse_image_warp""")
-_serve("image", "tf1clip.contrib.image_stereograms:", "single_image_random_dot_stereograms")
+_serve("image", "tf1clip.contrib.image.python.ops.single_image_random_dot_stereograms:", "single_image_random_dot_stereograms")
 _serve("signal", "tensorflow:signal", """
     frame hamming_window hann_window inverse_stft inverse_stft_window_fn linear_to_mel_weight_matrix
     mfccs_from_log_mel_spectrograms overlap_and_add stft""")
@@ -573,8 +573,8 @@ SERVED.update({"tf.contrib.framework." + name: source for name, source in (
     ("strip_name_scope", "tensorflow.python.framework.ops:strip_name_scope"),
     ("smart_case", "tensorflow.python.framework.smart_cond:smart_case"),
     ("smart_constant_value", "tensorflow.python.framework.smart_cond:smart_constant_value"))})
-# contrib.framework's own small ops (ported: contrib.framework_ops) and the graph helper TF still has.
-_serve("framework", "tf1clip.contrib.framework_ops:", """
+# contrib.framework's own small ops (ported: contrib.framework.python.framework.tensor_util) and the graph helper TF still has.
+_serve("framework", "tf1clip.contrib.framework.python.framework.tensor_util:", """
     reduce_sum_n remove_squeezable_dimensions with_shape with_same_shape assert_scalar_int
     get_placeholders fuse_op py_func zero_initializer load_linear_multiclass_bias_initializer
     load_variable_slot_initializer""")
@@ -585,7 +585,7 @@ SERVED["tf.contrib.framework.get_graph_from_inputs"] = (
 _serve("distribute", "tf1clip.contrib.distribute:", """
     MirroredStrategy ParameterServerStrategy CollectiveAllReduceStrategy AllReduceCrossDeviceOps Monitor
     UpdateContext""")
-_serve("distribute", "tf1clip.contrib.distribute_all_reduce:", "MultiWorkerAllReduce")
+_serve("distribute", "tf1clip.python.distribute.cross_device_ops:", "MultiWorkerAllReduce")
 SERVED.update({"tf.contrib.distribute." + name: source for name, source in (
     ("OneDeviceStrategy", "tensorflow:compat.v1.distribute.OneDeviceStrategy"),
     ("TPUStrategy", "tensorflow:compat.v1.distribute.experimental.TPUStrategy"),
@@ -653,11 +653,11 @@ _serve("tpu", "tensorflow.python.tpu.ops.tpu_ops:", """
     infeed_dequeue infeed_dequeue_tuple infeed_enqueue infeed_enqueue_tuple outfeed_dequeue outfeed_dequeue_tuple
     outfeed_enqueue outfeed_enqueue_tuple""")
 _serve("tpu", "tensorflow_estimator.python.estimator.tpu.tpu_estimator:", "export_estimator_savedmodel")
-_serve("tpu", "tf1clip.contrib.tpu_async_checkpoint:", "AsyncCheckpointSaverHook")
-_serve("tpu", "tf1clip.contrib.tpu_topology:", "Topology DeviceAssignment device_assignment")
+_serve("tpu", "tf1clip.contrib.tpu.python.tpu.async_checkpoint:", "AsyncCheckpointSaverHook")
+_serve("tpu", "tf1clip.contrib.tpu.python.tpu.topology:", "Topology DeviceAssignment device_assignment")
 # contrib.estimator's heads: the library's v1 heads with TF 1.15's arguments, and TF 1.15's multi-label and
 # multi-head heads on the same interface.
-_serve("estimator", "tf1clip.contrib.estimator_heads:", """
+_serve("estimator", "tf1clip.contrib.estimator.python.estimator.head:", """
     binary_classification_head multi_class_head regression_head poisson_regression_head logistic_regression_head
     multi_label_head multi_head""")
 # contrib.grid_rnn: TF 1.15's Grid LSTM cells (ported), and the three names its module leaked from its imports
@@ -726,11 +726,11 @@ _serve("training", "tf_slim:training", """
 _serve("training", "tf_slim.training:evaluation", """
     StopAfterNEvalsHook SummaryAtEndHook checkpoints_iterator evaluate_once evaluate_repeatedly
     get_or_create_eval_step wait_for_new_checkpoint""")
-_serve("training", "tf1clip.contrib.training_buckets:", "bucket bucket_by_sequence_length")
-_serve("training", "tf1clip.contrib.training_device_setter:",
+_serve("training", "tf1clip.contrib.training.python.training.bucket_ops:", "bucket bucket_by_sequence_length")
+_serve("training", "tf1clip.contrib.training.python.training.device_setter:",
        "RandomStrategy GreedyLoadBalancingStrategy byte_size_load_fn")
-_serve("training", "tf1clip.contrib.training_resample:", "resample_at_rate weighted_resample")
-_serve("training", "tf1clip.contrib.training_sampling:", "rejection_sample stratified_sample")
+_serve("training", "tf1clip.contrib.training.python.training.resample:", "resample_at_rate weighted_resample")
+_serve("training", "tf1clip.contrib.training.python.training.sampling_ops:", "rejection_sample stratified_sample")
 _serve("training", "tf1clip.contrib.training:", "parse_values")
 # The long tail (#21): small contrib modules, each one tf1clip module with TF 1.15's names.
 _serve("integrate", "tf1clip.contrib.integrate:", "odeint odeint_fixed")
@@ -897,11 +897,11 @@ _serve("labeled_tensor.nn", "tf1clip.contrib.labeled_tensor.nn:", """
     softmax_cross_entropy_with_logits softplus sparse_softmax_cross_entropy_with_logits""")
 # contrib.estimator's RNN estimators, replicate_model_fn / TowerOptimizer and the layer-annotated DNNs: TF 1.15's
 # code (tensorflow-estimator 2.15 dropped them; its RNNClassifier has another API).
-_serve("estimator", "tf1clip.contrib.estimator_rnn:", "RNNClassifier RNNEstimator")
-_serve("estimator", "tf1clip.contrib.estimator_boosted_trees:",
+_serve("estimator", "tf1clip.contrib.estimator.python.estimator.rnn:", "RNNClassifier RNNEstimator")
+_serve("estimator", "tf1clip.python.estimator.canned.boosted_trees:",
        "boosted_trees_classifier_train_in_memory boosted_trees_regressor_train_in_memory")
-_serve("estimator", "tf1clip.contrib.estimator_replicate_model_fn:", "replicate_model_fn TowerOptimizer")
-_serve("estimator", "tf1clip.contrib.estimator_dnn_with_layer_annotations:",
+_serve("estimator", "tf1clip.contrib.estimator.python.estimator.replicate_model_fn:", "replicate_model_fn TowerOptimizer")
+_serve("estimator", "tf1clip.contrib.estimator.python.estimator.dnn_with_layer_annotations:",
        "DNNClassifierWithLayerAnnotations DNNRegressorWithLayerAnnotations")
 # contrib.opt's ps/worker optimizers and their custom getters (TF 1.15's code).
 _serve("opt", "tf1clip.contrib.opt.elastic_average:", "ElasticAverageOptimizer ElasticAverageCustomGetter")
@@ -956,8 +956,8 @@ SERVED["tf.contrib.linear_optimizer.SparseFeatureColumn"] = (
 _serve("learn", "tf1clip.contrib.learn.svm:", "SVM")
 # contrib.factorization's GMM and WALS: TF 1.15's graphs and contrib.learn Estimators, ported (WALS's two
 # custom kernels composed from TF ops).
-_serve("factorization", "tf1clip.contrib.factorization_gmm:", "GMM GmmAlgorithm gmm")
-_serve("factorization", "tf1clip.contrib.factorization_wals:", "WALSModel WALSMatrixFactorization")
+_serve("factorization", "tf1clip.contrib.factorization.python.ops.gmm:", "GMM GmmAlgorithm gmm")
+_serve("factorization", "tf1clip.contrib.factorization.python.ops.wals:", "WALSModel WALSMatrixFactorization")
 # contrib.quantization: TF 1.15's three array ops (tf.raw_ops under TF 1.15's signatures), their module, and the two
 # API-export decorators its `import *` leaked (TensorFlow's own).
 _serve("quantization", "tf1clip.contrib.quantization:", "quantize_v2 dequantize quantized_concat")
@@ -966,17 +966,17 @@ SERVED["tf.contrib.quantization.tf_export"] = "tensorflow.python.util.tf_export:
 SERVED["tf.contrib.quantization.deprecated_endpoints"] = "tensorflow.python.util.deprecation:deprecated_endpoints"
 # contrib.checkpoint's own helpers (TF 1.15's code), contrib.distribute's step functions (TensorFlow's step_fn,
 # TF 1.15's module), contrib.predictor's contrib.learn path.
-_serve("checkpoint", "tf1clip.contrib.checkpoint_extra:", """
+_serve("checkpoint", "tf1clip.contrib.checkpoint.python.containers:", """
     NumpyState UniqueNameTracker dot_graph_from_checkpoint split_dependency""")
 _serve("distribute", "tensorflow.python.distribute.step_fn:", "Step StandardInputStep StandardSingleLossStep")
 _serve("predictor", "tf1clip.contrib.predictor:", "from_contrib_estimator")
-_serve("optimizer_v2", "tf1clip.contrib.optimizer_v2_base:", "OptimizerV2")  # TF 1.15's base class, ported
+_serve("optimizer_v2", "tf1clip.contrib.optimizer_v2.optimizer_v2:", "OptimizerV2")  # TF 1.15's base class, ported
 _serve("distributions", "tf1clip.contrib.distributions.vector_diffeomixture:", """
     VectorDiffeomixture quadrature_scheme_softmaxnormal_gauss_hermite quadrature_scheme_softmaxnormal_quantiles""")
 # contrib.learn.DynamicRnnEstimator: TF 1.15's model_fn (dynamic_rnn + fully_connected + optimize_loss) ported.
 _serve("learn", "tf1clip.contrib.learn.dynamic_rnn_estimator:", "DynamicRnnEstimator")
 # contrib.training's sequence state saver (TF 1.15's code on TensorFlow's Barrier and FIFOQueue).
-_serve("training", "tf1clip.contrib.training_state_saver:",
+_serve("training", "tf1clip.contrib.training.python.training.sequence_queueing_state_saver:",
        "SequenceQueueingStateSaver NextQueuedSequenceBatch batch_sequences_with_states")
 _serve("constrained_optimization", "tf1clip.contrib.constrained_optimization.candidates:",
        "find_best_candidate_distribution find_best_candidate_index")

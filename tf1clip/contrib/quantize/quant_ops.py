@@ -10,7 +10,7 @@ kernel and gradient as TF 1.15's). When training, the range is the batch's [min(
 `min/biased`, `min/local_step`, ... variables); in an eval graph the variables are read as they are.
 
 TensorFlow 2.21 has no public `assign_moving_average` (tf.compat.v1.train lacks it), so this module imports
-`tensorflow.python.training.moving_averages`, as contrib.training_resample does.
+`tensorflow.python.training.moving_averages`, as contrib.training.python.training.resample does.
 """
 
 import tensorflow as tf

@@ -26,7 +26,7 @@ from tensorflow_estimator.python.estimator import estimator as core_estimator
 from tensorflow_estimator.python.estimator.export.export_output import PredictOutput
 
 from tf1clip.contrib import catalog as _catalog
-import tf1clip.contrib.estimator_heads as core_head_lib
+import tf1clip.contrib.estimator.python.estimator.head as core_head_lib
 from tf1clip.contrib.learn import constants
 from tf1clip.contrib.learn import estimator
 from tf1clip.contrib.learn import head as head_lib

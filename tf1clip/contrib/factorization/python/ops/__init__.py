@@ -1,0 +1,1 @@
+"""`tf1clip.contrib.factorization.python.ops`: the package TF 1.15 had at `tensorflow.contrib.factorization.python.ops`."""
