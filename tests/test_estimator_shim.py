@@ -6,6 +6,7 @@ checked in-process against tf.data itself (the same objects, or the same element
 definition computed by hand), and `tf1clip check` against the shimmed library.
 """
 
+import importlib
 import json
 import os
 import subprocess
@@ -159,7 +160,7 @@ def test_catalog_lists_every_contrib_name_the_modules_serve():
   del estimator
 
 
-@pytest.mark.parametrize("name", sorted(__import__("tf1clip.contrib.data", fromlist=["x"]).SAME_AS_TF))
+@pytest.mark.parametrize("name", sorted(importlib.import_module("tf1clip.contrib.data").SAME_AS_TF))
 def test_contrib_data_names_are_tf_data_experimental(name):
   from tf1clip.contrib import data  # pylint: disable=g-import-not-at-top
   assert getattr(data, name) is getattr(tf.compat.v1.data.experimental, name)

@@ -135,7 +135,7 @@ def run(sides, snippet, shared=None, timeout=300):
           proc.communicate()
 
 
-# Batching (tests/oracle/conftest.py registers the snippets that may share a process): a process start costs
+# Batching (tests/conftest.py registers the snippets that may share a process): a process start costs
 # 2-5 s a side, more than most snippets, so the first run_both of a registered snippet runs every registered
 # snippet in one process a side (prelude.run_batch: a fresh graph, Keras session and folder each) and keeps the
 # records; a snippet the batch could not run (it raised, or a side died) runs on its own as before. Under
