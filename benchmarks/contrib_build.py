@@ -53,7 +53,7 @@ print("BUILD %%.4f" %% (time.time() - start))
 """
 # (b): the shim's DoNotConvert rules taken out again (tf.contrib, touched above, applied them)
 WITHOUT_SHIM = """from tensorflow.python.autograph.core import config
-from tf1clip.compat import autograph_shim
+from tf1clip.shims import contrib_autograph as autograph_shim
 config.CONVERSION_RULES = tuple(rule for rule in config.CONVERSION_RULES
                                 if getattr(rule, "_prefix", None) not in autograph_shim.UNCONVERTED)"""
 

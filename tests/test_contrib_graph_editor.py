@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import tensorflow as tf
 
-from tf1clip.compat import shims
+from tf1clip import shims
 from tf1clip.contrib import graph_editor as ge
 
 V1 = tf.compat.v1

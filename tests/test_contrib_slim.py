@@ -13,9 +13,9 @@ import tensorflow as tf
 import tf1clip.contrib as contrib
 from tf1clip.contrib import catalog
 from tf1clip.tools import check
-from tf1clip.compat import shims
+from tf1clip import shims
 from tf1clip.contrib import slim
-from tf1clip.contrib.slim_shim import PATCHES
+from tf1clip.shims.tf_slim import PATCHES
 
 import tf_slim  # pylint: disable=g-bad-import-order
 

@@ -47,7 +47,7 @@ def test_doctor_finds_every_internal_import_and_reports_a_broken_one(tmp_path):
 
 def test_import_tf1clip_neither_switches_to_graph_mode_nor_applies_shims():
   code = ("import tensorflow as tf, tf1clip, tf1clip.transforms, tf1clip.optimizer, tf1clip.v2\n"
-          "from tf1clip.compat import shims\n"
+          "from tf1clip import shims\n"
           "assert tf.executing_eagerly(), 'import tf1clip switched to graph mode'\n"
           "assert shims.report() == {}, shims.report()\n"
           "print('ok')\n")
@@ -71,7 +71,7 @@ def test_doctor_exits_1_for_a_missing_requirement_and_only_reports_a_skipped_pat
           "  return real(d)\n"
           "m.version = version\n"
           "from tf1clip.tools import doctor\n"
-          "from tf1clip.compat import shims\n"
+          "from tf1clip import shims\n"
           "mod = types.ModuleType('fake_shim')\n"
           "mod.PATCHES = (shims.Patch('tensorflow.python.framework.ops:NoSuchThing',\n"
           "                           'tensorflow.python.no_such_module:Thing', 'fake feature'),)\n"

@@ -25,7 +25,7 @@ SHIM_PROBE = textwrap.dedent("""
     import json, sys
     import tf1clip
     import tf1clip.compat.v1 as tf
-    from tf1clip.compat import shims
+    from tf1clip import shims
     out = {"after_import": sorted(shims.report()),
            "library_loaded_early": "tensorflow_estimator" in sys.modules}
     out["Estimator"] = tf.estimator.Estimator.__module__
@@ -214,7 +214,7 @@ def test_check_resolves_tf_estimator_names_in_the_shimmed_library():
 
 def test_forward_features_rejects_bad_keys_where_tf115_did(tmp_path):
   from tf1clip.contrib import estimator as contrib_estimator  # pylint: disable=g-import-not-at-top
-  from tf1clip.compat import estimator_shim  # pylint: disable=g-import-not-at-top
+  from tf1clip.shims import tensorflow_estimator as estimator_shim  # pylint: disable=g-import-not-at-top
   est = estimator_shim.v1_api()
   v1 = tf.compat.v1
 

@@ -89,7 +89,7 @@ def test_facade_layers_work_after_tensorflow_was_imported_with_keras_3():
 
 def test_autograph_leaves_contrib_code_unconverted_once_a_script_touches_tf_contrib():
   # TF 1.15 never converted contrib (part of the tensorflow package); tf1clip.contrib and tf-slim are not, so the
-  # facade adds DoNotConvert rules for them (compat.autograph_shim) when tf.contrib is first used.
+  # facade adds DoNotConvert rules for them (shims.contrib_autograph) when tf.contrib is first used.
   result = _python("""
       import json
       from tensorflow.python.autograph.impl import conversion

@@ -4,12 +4,12 @@
   and RNN cells) for a script run with plain `python` (compat.v1).
 - `tf1clip run script.py`: runs a script unchanged; its `import tensorflow` gets that same API, while
   libraries keep the real TensorFlow 2 (compat.runner, compat.importer).
-- compat.shims (+ estimator_shim, graph_editor_shim, autograph_shim): the listed patches that make maintained legacy
-  libraries import; compat.numpy_legacy: the NumPy 1.x names served under the runner; compat.standins.
+- compat.numpy_legacy / compat.scipy_legacy: the NumPy 1.x and SciPy names served under the runner. (The patches
+  that make maintained legacy libraries import are tf1clip.shims, below both contrib and compat.)
 - compat.surface: where each TF1 name comes from, the table the facade, the importer and tools.check share.
 
 Importing this package imports nothing heavy; only compat.v1 imports TensorFlow (and switches the process
 to graph mode), so never import it in a process that needs eager execution.
 
-Data flow: clipping <- transforms <- optimizer <- accumulation <- contrib <- compat <- tools <- cli.
+Data flow: clipping <- transforms <- optimizer <- accumulation <- shims <- contrib <- compat <- tools <- cli.
 """

@@ -11,9 +11,8 @@ module's globals to `__import__`, so the hook knows who is asking without inspec
 - Everyone else (TensorFlow itself, tf-keras, any third-party library) goes through the normal import
   and gets the real TensorFlow 2 module. `sys.modules` is never touched, so `sys.modules["tensorflow"]`
   stays the real one and no library can see a `tensorflow.contrib`.
-- The first `import tf_slim` from anyone applies the "tf_slim" shim first (`compat.shims`), so tf-slim
-  finds the TensorFlow internals it reads where its shim put them back.
-  Likewise the first `import tensorflow_estimator` applies the "tensorflow_estimator" shim.
+- `install` also installs tf1clip.shims' import hook: the first `import tf_slim` / `import tensorflow_estimator`
+  from anyone applies that library's shims first, so it finds the TensorFlow internals it reads where they were.
 
 Limits: `importlib.import_module("tensorflow")` does not go through `__import__` and so returns the real
 TensorFlow even in legacy code; code in the script's directory that was vendored from a library (not
@@ -66,6 +65,7 @@ class LegacyImporter:
 
   def install(self):
     """Replaces `builtins.__import__` with the hook (idempotent)."""
+    importlib.import_module("tf1clip.shims").install_import_hook()
     if self._original_import is None:
       self._original_import = builtins.__import__
       builtins.__import__ = self._import
@@ -112,15 +112,6 @@ class LegacyImporter:
         return self.legacy_import(name, fromlist)
       if filename is None and self._main_is_legacy and globals.get("__name__") == "__main__":
         return self.legacy_import(name, fromlist)
-    if level == 0 and (name == "tf_slim" or name.startswith("tf_slim.")) and "tf_slim" not in sys.modules:
-      # tf-slim reads TF internals that moved; its shim must be in place before its first use. AutoGraph leaves
-      # it unconverted, as TF 1.15's left contrib (compat.autograph_shim).
-      importlib.import_module("tf1clip.compat.shims").apply("tf_slim")
-      importlib.import_module("tf1clip.compat.shims").apply("contrib_autograph")
-    if (level == 0 and (name == "tensorflow_estimator" or name.startswith("tensorflow_estimator."))
-        and "tensorflow_estimator" not in sys.modules):
-      # tensorflow-estimator 2.15 imports on TF 2.21 only with its shim (compat.estimator_shim).
-      importlib.import_module("tf1clip.compat.estimator_shim").apply()
     return self._original_import(name, globals, locals, fromlist, level)
 
   def legacy_import(self, name, fromlist=()):

@@ -28,11 +28,11 @@ TF_KERAS_MODULES = {
     "nn.rnn_cell": "tf_keras.api._v1.keras.__internal__.legacy.rnn_cell",
 }
 
-# TF1 namespaces served by a last-released library made to import by a shim (compat.shims):
+# TF1 namespaces served by a last-released library made to import by a shim (shims):
 # name below `tf.` -> ("module:function" returning the namespace, where it comes from).
 LIBRARY_NAMESPACES = {
-    "estimator": ("tf1clip.compat.estimator_shim:v1_api",
-                  "tensorflow-estimator 2.15's v1 API, through tf1clip's shim (compat.estimator_shim)"),
+    "estimator": ("tf1clip.shims.tensorflow_estimator:v1_api",
+                  "tensorflow-estimator 2.15's v1 API, through tf1clip's shim (shims.tensorflow_estimator)"),
 }
 
 # TF1 names that neither TensorFlow 2.21 nor tf1clip provide, with what to use instead.

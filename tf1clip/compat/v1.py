@@ -5,7 +5,7 @@ flow and variables), the way a TF 1.x process started. Every `tf.<name>` then re
 describes: `tf.contrib` is tf1clip.contrib, `tf.keras` / `tf.layers` / `tf.nn.rnn_cell` come from tf-keras,
 `tf.compat.v1` is this module again, and everything else is `tf.compat.v1.<name>` of TensorFlow 2.21
 (including `tf.flags`, `tf.app.run`, `tf.logging`, `tf.gfile`, `tf.train`, `tf.summary`, `tf.test`).
-`tf.estimator` is tensorflow-estimator 2.15's v1 API, imported (after compat.estimator_shim is applied)
+`tf.estimator` is tensorflow-estimator 2.15's v1 API, imported (after shims.tensorflow_estimator is applied)
 the first time a script touches it. The names TF 1.15 had that TensorFlow 2.21 or such a library dropped
 (surface.TF1CLIP_NAMES: the MNIST tutorial reader, tf.keras.wrappers.scikit_learn, the BoostedTrees estimators)
 are tf1clip's ports, added to the namespace that serves the rest.
@@ -28,7 +28,11 @@ import types as _types
 import tensorflow as _tf
 from tensorflow.python.util import deprecation as _deprecation
 
+from tf1clip import shims as _shims
 from tf1clip.compat import surface as _surface
+
+# tf.estimator, tf.contrib.slim, ...: their libraries get their shims before their first import (tf1clip.shims).
+_shims.install_import_hook()
 
 _V1 = _tf.compat.v1
 with _deprecation.silence():  # TF 1.x printed nothing at start-up; 2.21 warns about its own toggles
@@ -71,10 +75,9 @@ def _this_module():
 
 def _contrib():
   # TF 1.x graph-editor scripts read `op._outputs`; put that alias back before contrib is used. TF 1.15's AutoGraph
-  # never converted contrib code: nor does TF 2.21's convert tf1clip.contrib / tf-slim (compat.autograph_shim).
-  shims = _importlib.import_module("tf1clip.compat.shims")
-  shims.apply("graph_editor")
-  shims.apply("contrib_autograph")
+  # never converted contrib code: nor does TF 2.21's convert tf1clip.contrib / tf-slim (shims.contrib_autograph).
+  _shims.apply("graph_editor")
+  _shims.apply("contrib_autograph")
   try:
     return _importlib.import_module(_surface.CONTRIB_PACKAGE)
   except ModuleNotFoundError as e:

@@ -6,7 +6,7 @@ The TF1 facade serves this package as `tf.contrib` and the runner as `tensorflow
 Provided (behaving as in TF 1.15; see `PROVIDED` for every name and where it comes from; names
 that still exist elsewhere are served as those objects, through `catalog.SERVED`):
   estimator       clip_gradients_by_norm (tf1clip.optimizer), forward_features, and add_metrics,
-                  the early-stopping hooks, ... from tensorflow-estimator 2.15 (compat.estimator_shim)
+                  the early-stopping hooks, ... from tensorflow-estimator 2.15 (shims.tensorflow_estimator)
   tpu             TPUEstimator, TPUEstimatorSpec, RunConfig, TPUConfig, InputPipelineConfig
                   (tensorflow-estimator 2.15) and tf.compat.v1.tpu's ops
   cluster_resolver  tf.distribute.cluster_resolver (TPUClusterResolver with a clear no-TPU error)

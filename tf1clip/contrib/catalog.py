@@ -21,7 +21,11 @@ work as for any module.
 
 import types
 
+from tf1clip import shims
 from tf1clip import tf115
+
+# A contrib module may import tf-slim or tensorflow-estimator at its top: their shims go in first (tf1clip.shims).
+shims.install_import_hook()
 
 # Every tf.contrib submodule TensorFlow 1.15 had. A name in this list that tf1clip does not
 # provide gets a stub module (see `unsupported_module`), so `tf.contrib.tpu.TPUEstimator` can
@@ -74,7 +78,7 @@ _CELLS = "tf_keras.src.layers.rnn.legacy_cells"
 _WRAPPERS = "tf_keras.src.layers.rnn.legacy_cell_wrappers"
 _PORT = "tf1clip's port of TF 1.15 contrib"
 _SLIM = "tf-slim 1.1.0, through tf1clip.contrib.slim's shim: tf_slim"
-_ESTIMATOR = "tensorflow-estimator 2.15, through tf1clip's shim (compat.estimator_shim): "
+_ESTIMATOR = "tensorflow-estimator 2.15, through tf1clip's shim (shims.tensorflow_estimator): "
 
 # Dotted name -> where the object comes from. Submodules listed here are importable as
 # tf1clip.contrib.<name> (and, through the runner, as tensorflow.contrib.<name>).
@@ -1366,14 +1370,7 @@ def resolve(source):
   """
   import importlib  # pylint: disable=import-outside-toplevel
   module_name, _, path = source.partition(":")
-  root = module_name.split(".")[0]
-  if root == "tf_slim":
-    # tf-slim reads TensorFlow internals that moved; its shim must be in place first.
-    importlib.import_module("tf1clip.contrib.slim")
-  elif root == "tensorflow_estimator":
-    # so does tensorflow-estimator 2.15 (compat.estimator_shim puts back what it imports).
-    importlib.import_module("tf1clip.compat.estimator_shim").apply()
-  obj = importlib.import_module(module_name)
+  obj = importlib.import_module(module_name)  # tf-slim / tensorflow-estimator: shimmed by the import hook
   for attr in filter(None, path.split(".")):
     obj = getattr(obj, attr)
   return obj

@@ -1,6 +1,6 @@
 """`tf1clip doctor`: what this environment gives `tf1clip run`, and whether anything it needs is missing.
 
-Place in the data flow (DESIGN.md, "Legacy surface"): cli -> **tools.doctor** -> compat.shims. It prints
+Place in the data flow (DESIGN.md, "Legacy surface"): cli -> **tools.doctor** -> shims. It prints
 the versions of the packages the runner relies on, applies every registered shim in this (doctor's own)
 process and reports each patch as applied, present or skipped, the Keras flavour `tf.keras` resolves to
 under the runner's settings, and the GPUs TensorFlow sees. It also lists every TensorFlow / tf-keras
@@ -112,7 +112,7 @@ def diagnose():
       found["missing"].append("%s is not installed (%s)" % (dist, what))
   if _version("tensorflow") is None:
     return found
-  from tf1clip.compat import shims  # pylint: disable=g-import-not-at-top
+  from tf1clip import shims  # pylint: disable=g-import-not-at-top
   for name in sorted(shims.SHIMS):
     try:
       found["shims"][name] = shims.apply(name)

@@ -25,8 +25,6 @@ compile = tf.compat.v1.xla.experimental.compile  # pylint: disable=redefined-bui
 def _estimator():
   """tensorflow-estimator 2.15's model_fn module, imported when a decorated model_fn is first called (the
   shim it needs is not applied by importing contrib.compiler)."""
-  from tf1clip.compat import estimator_shim  # pylint: disable=g-import-not-at-top
-  estimator_shim.apply()  # tensorflow-estimator 2.15 reads internals the shim puts back
   from tensorflow_estimator.python.estimator import model_fn  # pylint: disable=g-import-not-at-top
   return model_fn
 

@@ -1,7 +1,7 @@
 """`tf.contrib.estimator`: our clip_gradients_by_norm, and the rest from tensorflow-estimator 2.15 (shimmed).
 
 Place in the data flow (DESIGN.md): optimizer <- **contrib.estimator** <- compat <- cli, and
-tensorflow_estimator (through compat.estimator_shim) <- **contrib.estimator**.
+tensorflow_estimator (through shims.tensorflow_estimator) <- **contrib.estimator**.
 
 TF 1.15's `tf.contrib.estimator` was the incubator of `tf.estimator`; by tensorflow-estimator 2.15
 most of it had moved into the library, where these names come from (the same objects):
@@ -43,7 +43,7 @@ def forward_features(estimator, keys=None, sparse_default_values=None):
       predictions are not a dict, or the feature is not a dense Tensor.
   """
   import tensorflow.compat.v1 as tf  # pylint: disable=import-outside-toplevel
-  from tf1clip.compat import estimator_shim  # pylint: disable=import-outside-toplevel
+  from tf1clip.shims import tensorflow_estimator as estimator_shim  # pylint: disable=import-outside-toplevel
   estimator_api = estimator_shim.v1_api()
   if isinstance(keys, str):
     keys = [keys]
@@ -132,7 +132,4 @@ _hook = _catalog.missing_attribute_hook("tf.contrib.estimator", lazy={
 
 
 def __getattr__(name):  # pylint: disable=invalid-name
-  if not name.startswith("__") and name != "clip_gradients_by_norm":
-    from tf1clip.compat import estimator_shim  # pylint: disable=import-outside-toplevel
-    estimator_shim.apply()  # the library's modules read the patched internals on import
   return _hook(name)

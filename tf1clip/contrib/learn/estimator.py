@@ -1,6 +1,6 @@
 """`tf.contrib.learn.Estimator` and `SKCompat`: TF 1.15's `fit/evaluate/predict(x=, y=)` API on tf.estimator.
 
-Place in the data flow (DESIGN.md): tensorflow_estimator (through compat.estimator_shim) <-
+Place in the data flow (DESIGN.md): tensorflow_estimator (through shims.tensorflow_estimator) <-
 **contrib.learn.estimator** <- contrib.learn.canned, contrib.learn.experiment <- compat <- cli.
 
 A contrib.learn `Estimator` owns a `tf.estimator.Estimator` (tensorflow-estimator 2.15, the library TF 1.15's
@@ -576,7 +576,7 @@ def _concatenate(batches):
 
 
 def _estimator_api():
-  from tf1clip.compat import estimator_shim  # pylint: disable=import-outside-toplevel
+  from tf1clip.shims import tensorflow_estimator as estimator_shim  # pylint: disable=import-outside-toplevel
   return estimator_shim.v1_api()
 
 

@@ -1,6 +1,6 @@
 """`tf.contrib.learn.RunConfig`: TF 1.15's constructor on tf.estimator's RunConfig (tensorflow-estimator 2.15).
 
-Place in the data flow (DESIGN.md): tensorflow_estimator (through compat.estimator_shim) <-
+Place in the data flow (DESIGN.md): tensorflow_estimator (through shims.tensorflow_estimator) <-
 **contrib.learn.run_config** <- contrib.learn.estimator, contrib.learn.experiment.
 
 TF 1.15's class was tf.estimator's RunConfig plus the older arguments `master`, `num_cores`,
@@ -16,7 +16,7 @@ import functools
 @functools.lru_cache(maxsize=None)
 def _run_config_class():
   import tensorflow.compat.v1 as tf  # pylint: disable=import-outside-toplevel
-  from tf1clip.compat import estimator_shim  # pylint: disable=import-outside-toplevel
+  from tf1clip.shims import tensorflow_estimator as estimator_shim  # pylint: disable=import-outside-toplevel
   core = estimator_shim.v1_api().RunConfig
 
   class RunConfig(core):

@@ -6,7 +6,7 @@ Place in the data flow (DESIGN.md): TensorFlow internals <- (shim) <- tf_slim <-
 tf-slim is TF 1.15's `tf.contrib.slim` moved to its own package. Its code reaches into TensorFlow's
 private modules (`tensorflow.python.framework.ops`, `...ops.control_flow_ops`, ...), and TensorFlow
 has since moved a few names out of them; tf-keras moved one module. The shim "tf_slim"
-(`tf1clip.contrib.slim_shim.PATCHES`, applied by `tf1clip.compat.shims.apply("tf_slim")` when this
+(`tf1clip.shims.tf_slim.PATCHES`, applied by `tf1clip.shims.apply("tf_slim")` when this
 module or `tf_slim` is first imported through the runner) puts each moved name back where tf-slim looks
 for it, pointing at the object that now lives elsewhere — the same object, so nothing is
 re-implemented; an entry whose source moved again is skipped and reported by `tf1clip doctor`:
@@ -41,10 +41,7 @@ tf1clip.contrib modules that serve them (`LEAKED_MODULES`), only where the inven
 import importlib
 
 from tf1clip import tf115
-from tf1clip.compat import shims
-from tf1clip.contrib import catalog as _catalog
-
-shims.apply("tf_slim")  # the explicit access to slim is what applies its shim (never `import tf1clip`)
+from tf1clip.contrib import catalog as _catalog  # installs the hook that shims tf-slim before its first import
 
 import tf_slim  # pylint: disable=g-import-not-at-top,wrong-import-position
 from tf_slim import *  # pylint: disable=wildcard-import,unused-wildcard-import,wrong-import-position,g-import-not-at-top

@@ -17,9 +17,6 @@ increment, as TF 1.15's: no optimizer, no gradient. Difference: exporting a Save
 import tensorflow as tf
 from tensorflow.python.feature_column import feature_column as fc_core  # pylint: disable=g-direct-tensorflow-import
 
-from tf1clip.compat import estimator_shim
-
-estimator_shim.apply()  # tensorflow-estimator 2.15 reads internals the shim puts back
 
 # pylint: disable=g-import-not-at-top,wrong-import-position
 from tensorflow_estimator.python.estimator import estimator as core_estimator

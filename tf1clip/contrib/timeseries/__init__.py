@@ -1,6 +1,6 @@
 """`tf.contrib.timeseries` (TFTS): TF 1.15's time series Estimators, models and input pipelines.
 
-Place in the data flow (DESIGN.md): tensorflow-estimator 2.15's timeseries package (through compat.estimator_shim)
+Place in the data flow (DESIGN.md): tensorflow-estimator 2.15's timeseries package (through shims.tensorflow_estimator)
 and tf.compat.v1 <- **contrib.timeseries** <- compat <- cli.
 
 tensorflow-estimator 2.15 kept a trimmed copy of TF 1.15's library (canned/timeseries: feature keys, the heads,

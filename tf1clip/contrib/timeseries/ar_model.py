@@ -1,7 +1,7 @@
 """`tf.contrib.timeseries.ARModel`: TF 1.15's auto-regressive time series model, its code.
 
 Place in the data flow (DESIGN.md): tensorflow-estimator 2.15's timeseries model base (TimeSeriesModel, ModelOutputs,
-fully_connected; through compat.estimator_shim), tf-keras' layers <- **contrib.timeseries.ar_model** <-
+fully_connected; through shims.tensorflow_estimator), tf-keras' layers <- **contrib.timeseries.ar_model** <-
 contrib.timeseries.estimators <- compat <- cli.
 
 TF 1.15's module on tf.compat.v1: `ARModel` regresses the next `output_window_size` values on the last
@@ -15,9 +15,6 @@ this is TF 1.15's class on the library's `TimeSeriesModel` (the same base class,
 import tensorflow as tf
 import tf_keras.api._v1.keras as keras
 
-from tf1clip.compat import estimator_shim
-
-estimator_shim.apply()  # tensorflow-estimator 2.15 reads internals the shim puts back
 
 # pylint: disable=g-import-not-at-top,wrong-import-position
 from tensorflow_estimator.python.estimator import estimator_lib

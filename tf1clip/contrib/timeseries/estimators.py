@@ -1,7 +1,7 @@
 """`tf.contrib.timeseries`' Estimators: TimeSeriesRegressor, ARRegressor (and the state space regressors).
 
 Place in the data flow (DESIGN.md): tensorflow-estimator 2.15's timeseries TimeSeriesRegressor and heads (through
-compat.estimator_shim), contrib.timeseries.ar_model / state_space_models <- **contrib.timeseries.estimators** <-
+shims.tensorflow_estimator), contrib.timeseries.ar_model / state_space_models <- **contrib.timeseries.estimators** <-
 compat <- cli.
 
 `TimeSeriesRegressor` is tensorflow-estimator 2.15's class (TF 1.15's code, kept there: the head's model_fn, the
@@ -16,9 +16,6 @@ import functools
 
 import tensorflow as tf
 
-from tf1clip.compat import estimator_shim
-
-estimator_shim.apply()  # tensorflow-estimator 2.15 reads internals the shim puts back
 
 # pylint: disable=g-import-not-at-top,wrong-import-position
 from tensorflow_estimator.python.estimator.canned.timeseries import estimators as _estimators

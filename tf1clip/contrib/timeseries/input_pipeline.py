@@ -17,9 +17,6 @@ import abc
 import numpy
 import tensorflow as tf
 
-from tf1clip.compat import estimator_shim
-
-estimator_shim.apply()  # tensorflow-estimator 2.15 reads internals the shim puts back
 
 # pylint: disable=g-import-not-at-top,wrong-import-position
 from tensorflow_estimator.python.estimator.canned.timeseries import feature_keys

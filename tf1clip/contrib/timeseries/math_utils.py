@@ -1,7 +1,7 @@
 """`tf.contrib.timeseries`' math_utils: TF 1.15's numerical helpers for time series models, its code.
 
 Place in the data flow (DESIGN.md): tf.compat.v1 ops, tensorflow-estimator 2.15's timeseries math_utils (through
-compat.estimator_shim) <- **contrib.timeseries.math_utils** <- ar_model, state_management, state_space_models.
+shims.tensorflow_estimator) <- **contrib.timeseries.math_utils** <- ar_model, state_management, state_space_models.
 
 The input statistics (`InputStatisticsFromMiniBatch`, `InputStatistics`, `Moments`) and `replicate_state` are
 tensorflow-estimator 2.15's objects (its trimmed copy of this module kept them unchanged); the rest, which the
@@ -16,10 +16,7 @@ import math
 import numpy as np
 import tensorflow as tf
 
-from tf1clip.compat import estimator_shim
 from tf1clip.contrib import catalog as _catalog
-
-estimator_shim.apply()  # tensorflow-estimator 2.15 reads internals the shim puts back
 
 # pylint: disable=g-import-not-at-top,wrong-import-position,unused-import
 from tensorflow_estimator.python.estimator.canned.timeseries.feature_keys import TrainEvalFeatures

@@ -1,6 +1,6 @@
 """`tf.contrib.timeseries`' model: the time series model base classes.
 
-Place in the data flow (DESIGN.md): tensorflow-estimator 2.15's timeseries model (through compat.estimator_shim)
+Place in the data flow (DESIGN.md): tensorflow-estimator 2.15's timeseries model (through shims.tensorflow_estimator)
 <- **contrib.timeseries.model** <- ar_model, state_space_models, the state managers and heads.
 
 `TimeSeriesModel` and `ModelOutputs` are tensorflow-estimator 2.15's (its copy of TF 1.15's module kept them
@@ -12,9 +12,6 @@ import abc
 
 import tensorflow as tf
 
-from tf1clip.compat import estimator_shim
-
-estimator_shim.apply()  # tensorflow-estimator 2.15 reads internals the shim puts back
 
 # pylint: disable=g-import-not-at-top,wrong-import-position
 from tensorflow_estimator.python.estimator.canned.timeseries.feature_keys import PredictionFeatures

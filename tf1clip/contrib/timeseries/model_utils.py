@@ -1,7 +1,7 @@
 """`tf.contrib.timeseries`' model_utils: helpers the time series models share.
 
 Place in the data flow (DESIGN.md): tensorflow-estimator 2.15's timeseries model_utils (through
-compat.estimator_shim) <- **contrib.timeseries.model_utils** <- ar_model, state_space_models, saved_model_utils.
+shims.tensorflow_estimator) <- **contrib.timeseries.model_utils** <- ar_model, state_space_models, saved_model_utils.
 
 `fully_connected` and `canonicalize_times_or_steps_from_output` are tensorflow-estimator 2.15's (kept unchanged);
 `parameter_switch`, which the library dropped, is TF 1.15's (the state space models' data generation uses it).
@@ -9,9 +9,6 @@ compat.estimator_shim) <- **contrib.timeseries.model_utils** <- ar_model, state_
 
 import tensorflow as tf
 
-from tf1clip.compat import estimator_shim
-
-estimator_shim.apply()  # tensorflow-estimator 2.15 reads internals the shim puts back
 
 # pylint: disable=g-import-not-at-top,wrong-import-position
 # pylint: disable=unused-import

@@ -11,9 +11,6 @@ tensorflow-estimator 2.15 has a copy whose module-wide `remove_undocumented` als
 `state_to_dictionary` and `canonicalize_times_or_steps_from_output`.
 """
 
-from tf1clip.compat import estimator_shim
-
-estimator_shim.apply()  # tensorflow-estimator 2.15 reads internals the shim puts back
 
 # pylint: disable=g-import-not-at-top,wrong-import-position
 from tensorflow_estimator.python.estimator.canned.timeseries import feature_keys as _feature_keys

@@ -1,7 +1,7 @@
 """`tf.contrib.timeseries`' state managers: how model state is carried between training chunks.
 
 Place in the data flow (DESIGN.md): tensorflow-estimator 2.15's timeseries state_management (through
-compat.estimator_shim), contrib.timeseries.math_utils <- **contrib.timeseries.state_management** <- the heads and
+shims.tensorflow_estimator), contrib.timeseries.math_utils <- **contrib.timeseries.state_management** <- the heads and
 estimators.
 
 `PassthroughStateManager` and `FilteringOnlyStateManager` are tensorflow-estimator 2.15's (kept unchanged);
@@ -11,9 +11,6 @@ tables keyed by time and starts the next chunk from it (StructuralEnsembleRegres
 
 import tensorflow as tf
 
-from tf1clip.compat import estimator_shim
-
-estimator_shim.apply()  # tensorflow-estimator 2.15 reads internals the shim puts back
 
 # pylint: disable=g-import-not-at-top,wrong-import-position
 # pylint: disable=unused-import

@@ -1,6 +1,6 @@
 """`tf.contrib.tpu`: TPUEstimator and its configuration from tensorflow-estimator 2.15, TPU ops from TF 2.21.
 
-Place in the data flow (DESIGN.md): tensorflow_estimator (through compat.estimator_shim) and
+Place in the data flow (DESIGN.md): tensorflow_estimator (through shims.tensorflow_estimator) and
 tf.compat.v1.tpu <- **contrib.tpu** <- compat <- cli.
 
 Research code of 2018-2019 wrapped its model in `tf.contrib.tpu.TPUEstimator(use_tpu=False, ...)` so
@@ -34,7 +34,7 @@ _hook = _catalog.missing_attribute_hook("tf.contrib.tpu", lazy=_catalog.served("
 
 def __getattr__(name):  # pylint: disable=invalid-name
   if name in FROM_ESTIMATOR:
-    from tf1clip.compat import estimator_shim  # pylint: disable=import-outside-toplevel
+    from tf1clip.shims import tensorflow_estimator as estimator_shim  # pylint: disable=import-outside-toplevel
     value = getattr(estimator_shim.v1_api().tpu, name)
   elif name in FROM_TF:
     value = getattr(importlib.import_module("tensorflow").compat.v1.tpu, name)

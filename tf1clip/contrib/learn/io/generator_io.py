@@ -1,6 +1,6 @@
 """`tf.contrib.learn.io.generator_io`: generator_input_fn (dicts of arrays from a generator, queued), TF 1.15's code.
 
-Place in the data flow (DESIGN.md): tensorflow_estimator's feeding functions (through compat.estimator_shim) <-
+Place in the data flow (DESIGN.md): tensorflow_estimator's feeding functions (through shims.tensorflow_estimator) <-
 **contrib.learn.io.generator_io** <- contrib.learn.io <- contrib.learn <- compat <- cli.
 
 The queue and its feeding runner are tensorflow-estimator 2.15's `_enqueue_data` (the library TF 1.15 itself

@@ -1,6 +1,6 @@
 """`tf.contrib.learn.io.pandas_io`: pandas_input_fn and the extract_pandas_* helpers, TF 1.15's code.
 
-Place in the data flow (DESIGN.md): tensorflow_estimator (through compat.estimator_shim) <-
+Place in the data flow (DESIGN.md): tensorflow_estimator (through shims.tensorflow_estimator) <-
 **contrib.learn.io.pandas_io** <- contrib.learn.io (data_feeder) <- contrib.learn <- compat <- cli.
 
 `pandas_input_fn` is tf.estimator's (tensorflow-estimator 2.15) with TF 1.15's contrib default `shuffle=True`;
@@ -34,7 +34,7 @@ def _pandas():
 def pandas_input_fn(x, y=None, batch_size=128, num_epochs=1, shuffle=True, queue_capacity=1000, num_threads=1,
                     target_column="target"):
   """An input_fn feeding the DataFrame `x` (and Series `y`) through a queue; this one shuffles by default."""
-  from tf1clip.compat import estimator_shim  # pylint: disable=import-outside-toplevel
+  from tf1clip.shims import tensorflow_estimator as estimator_shim  # pylint: disable=import-outside-toplevel
   return estimator_shim.v1_api().inputs.pandas_input_fn(
       x=x, y=y, batch_size=batch_size, shuffle=shuffle, num_epochs=num_epochs, queue_capacity=queue_capacity,
       num_threads=num_threads, target_column=target_column)

@@ -3,7 +3,7 @@
 
 Place in the data flow (DESIGN.md): tf1clip.python.ops.boosted_trees_ops (TF 1.15's kernels in NumPy: TensorFlow 2.21 has
 none), tf.compat.v1 (feature columns' `input_layer`, `cond`, `ConditionalAccumulator`, resource variables),
-tensorflow-estimator 2.15's Estimator and v1 heads (through compat.estimator_shim) <-
+tensorflow-estimator 2.15's Estimator and v1 heads (through shims.tensorflow_estimator) <-
 **tf1clip.python.estimator.canned.boosted_trees** <- contrib.estimator (the train_in_memory functions), compat.v1's `tf.estimator`
 (compat.surface.TF1CLIP_NAMES) <- compat.runner <- cli.
 
@@ -37,10 +37,7 @@ import numpy as np
 import six
 import tensorflow as tf
 
-from tf1clip.compat import estimator_shim
 import tf1clip.python.ops.boosted_trees_ops as kernels
-
-estimator_shim.apply()  # tensorflow-estimator 2.15 reads internals the shim puts back
 
 # pylint: disable=g-import-not-at-top,wrong-import-position,protected-access
 from tensorflow_estimator.python.estimator import estimator

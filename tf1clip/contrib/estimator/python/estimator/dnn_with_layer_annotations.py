@@ -1,7 +1,7 @@
 """`tf.contrib.estimator`'s DNN estimators with layer annotations (for Integrated Gradients): TF 1.15's, ported.
 
 Place in the data flow (DESIGN.md): tensorflow-estimator 2.15's v1 DNNClassifier / DNNRegressor (through
-compat.estimator_shim), TensorFlow's v1 feature-column input layer <- **contrib.estimator.python.estimator.dnn_with_layer_annotations**
+shims.tensorflow_estimator), TensorFlow's v1 feature-column input layer <- **contrib.estimator.python.estimator.dnn_with_layer_annotations**
 <- contrib.estimator <- compat <- cli.
 
 `DNNClassifierWithLayerAnnotations(...)` / `DNNRegressorWithLayerAnnotations(...)` return a
@@ -23,9 +23,6 @@ from google.protobuf import any_pb2
 # the v1 input layer the canned DNN builds reads this module's `_internal_input_layer` (no public hook)
 from tensorflow.python.feature_column import feature_column as feature_column_lib
 
-from tf1clip.compat import estimator_shim
-
-estimator_shim.apply()  # tensorflow-estimator 2.15 reads internals the shim puts back
 
 # pylint: disable=g-import-not-at-top,wrong-import-position,protected-access
 from tensorflow_estimator.python.estimator import estimator

@@ -1,7 +1,7 @@
 """`tf.contrib.estimator`'s heads: the loss, predictions, metrics and train op of a canned model, as in TF 1.15.
 
 Place in the data flow (DESIGN.md): tensorflow-estimator 2.15's v1 head library (canned/head.py, through
-compat.estimator_shim) <- **contrib.estimator.python.estimator.head** <- contrib.estimator <- compat <- cli.
+shims.tensorflow_estimator) <- **contrib.estimator.python.estimator.head** <- contrib.estimator <- compat <- cli.
 
 The five single-label heads are what TF 1.15 made them: the library's v1 heads (still in tensorflow-estimator
 2.15) with TF 1.15's arguments; `poisson_regression_head` and `logistic_regression_head` are regression heads
@@ -15,9 +15,6 @@ TF 1.15's prediction keys, metric keys and export signatures.
 import tensorflow as tf
 
 import tf1clip.contrib.lookup as lookup
-from tf1clip.compat import estimator_shim
-
-estimator_shim.apply()  # tensorflow-estimator 2.15 reads internals the shim puts back
 
 # pylint: disable=g-import-not-at-top,wrong-import-position,protected-access
 from tensorflow_estimator.python.estimator import model_fn as model_fn_lib

@@ -1,7 +1,7 @@
 """`tf.contrib.estimator.replicate_model_fn` and `TowerOptimizer`: TF 1.15's in-graph model_fn replication, ported.
 
 Place in the data flow (DESIGN.md): tensorflow-estimator 2.15's EstimatorSpec and export outputs (through
-compat.estimator_shim), tf.compat.v1 graph ops <- **contrib.estimator.python.estimator.replicate_model_fn** <- contrib.estimator
+shims.tensorflow_estimator), tf.compat.v1 graph ops <- **contrib.estimator.python.estimator.replicate_model_fn** <- contrib.estimator
 <- compat <- cli.
 
 `replicate_model_fn(model_fn, loss_reduction, devices)` returns a model_fn that splits the features and labels
@@ -22,9 +22,6 @@ import copy
 import tensorflow as tf
 from absl import logging
 
-from tf1clip.compat import estimator_shim
-
-estimator_shim.apply()  # tensorflow-estimator 2.15 reads internals the shim puts back
 
 # pylint: disable=g-import-not-at-top,wrong-import-position,protected-access
 from tensorflow_estimator.python.estimator import model_fn as model_fn_lib

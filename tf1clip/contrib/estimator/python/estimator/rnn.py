@@ -1,7 +1,7 @@
 """`tf.contrib.estimator`'s RNNClassifier and RNNEstimator: TF 1.15's recurrent canned estimators, ported.
 
 Place in the data flow (DESIGN.md): contrib.feature_column (sequence_input_layer), tf-keras' v1 RNN cells and
-layers, tensorflow-estimator 2.15's v1 heads and optimizers (through compat.estimator_shim), optimizer
+layers, tensorflow-estimator 2.15's v1 heads and optimizers (through shims.tensorflow_estimator), optimizer
 (clip_gradients_by_norm) <- **contrib.estimator.python.estimator.rnn** <- contrib.estimator <- compat <- cli.
 
 tensorflow-estimator 2.15's own `RNNClassifier` is a Keras-model estimator with another constructor
@@ -19,9 +19,6 @@ from tf_keras.api._v1 import keras as _keras_v1
 
 import tf1clip.contrib.feature_column as feature_column
 from tf1clip import optimizer as optimizer_lib
-from tf1clip.compat import estimator_shim
-
-estimator_shim.apply()  # tensorflow-estimator 2.15 reads internals the shim puts back
 
 # pylint: disable=g-import-not-at-top,wrong-import-position,protected-access
 from tensorflow_estimator.python.estimator import estimator

@@ -1,7 +1,7 @@
 """`tf.contrib.factorization.KMeansClustering`: TF 1.15's K-means Estimator, on tensorflow-estimator 2.15's.
 
 Place in the data flow (DESIGN.md): tensorflow-estimator 2.15's canned KMeansClustering (through
-compat.estimator_shim) <- **contrib.factorization.python.ops.kmeans** <- contrib.factorization <- compat <- cli.
+shims.tensorflow_estimator) <- **contrib.factorization.python.ops.kmeans** <- contrib.factorization <- compat <- cli.
 
 tf.compat.v1.estimator.experimental.KMeans is this estimator moved out of contrib, the same model_fn, variables
 and predictions. Two things changed on the way, and are put back here: TF 1.15's constructor took `random_seed`
@@ -10,9 +10,6 @@ yielded the distances the model computes, squared for the squared Euclidean metr
 square root).
 """
 
-from tf1clip.compat import estimator_shim
-
-estimator_shim.apply()  # tensorflow-estimator 2.15 reads internals the shim puts back
 
 # pylint: disable=g-import-not-at-top,wrong-import-position
 from tensorflow_estimator.python.estimator.canned import kmeans as _kmeans

@@ -1,7 +1,7 @@
 """The shim that makes tensorflow-estimator 2.15 (tf.estimator, TPUEstimator) import and run on TensorFlow 2.21.
 
 Place in the data flow (DESIGN.md, "Legacy surface"): TensorFlow internals <- (this shim, applied by
-compat.shims) <- tensorflow_estimator <- compat.v1 (`tf.estimator`), contrib.tpu, contrib.estimator
+shims) <- tensorflow_estimator <- compat.v1 (`tf.estimator`), contrib.tpu, contrib.estimator
 <- compat.runner <- cli.
 
 tensorflow-estimator 2.15.0 is the last release of the library TF 1.15 served as `tf.estimator`; it is
@@ -26,9 +26,9 @@ What each stand-in replaces and what fails if a script really needs it is in its
 
 import importlib
 
-from tf1clip.compat import shims
+from tf1clip import shims
 
-_STANDINS = "tf1clip.compat.standins."
+_STANDINS = "tf1clip.shims.standins."
 _V1_EXPERIMENTAL = "tensorflow._api.v2.compat.v1.tpu.experimental"
 _TPU_EMBEDDING_NEEDED_BY = "tensorflow_estimator tpu/_tpu_estimator_embedding.py (TPUEstimator)"
 

@@ -1,11 +1,16 @@
-"""The one place that patches TensorFlow internals so a maintained legacy library imports on TF 2.21.
+"""Every patch that makes a maintained library run on TensorFlow 2.21, and the one place that applies them.
 
-Place in the data flow (DESIGN.md, "Legacy surface"): a shim is step (2) of serving a removed TF1 name —
-the maintained library that held it (tf-slim, tensorflow-estimator 2.15) made to import by putting back
-the few TensorFlow internals it reads that have moved. Each shim is a tuple of `Patch` entries declared
-in its own module (`SHIMS` below names them); this module applies them, and only when asked: by the
-runner / the TF1 facade (`apply(name)` before the library is first imported), never as a side effect of
-`import tf1clip`. `tf1clip doctor` prints `report()`.
+A shim is step (2) of serving a removed TF1 name (DESIGN.md, "Legacy surface"): the maintained library that held
+it (tf-slim, tensorflow-estimator 2.15) made to import by putting back the few TensorFlow internals it reads that
+have moved. Each shim is a module of this package holding a tuple of `Patch` entries (`SHIMS` names them):
+`tf_slim`, `tensorflow_estimator` (with `standins/`, the modules it puts back), `graph_editor` (an Operation alias
+graph-editor scripts read) and `contrib_autograph` (AutoGraph leaves contrib code unconverted, as TF 1.15 did).
+
+Who applies them, and when: a library's shims are applied just before that library is first imported, by the
+import hook `install_import_hook()` puts in `sys.meta_path` (`ON_FIRST_IMPORT`); the runner, the TF1 facade
+(compat.v1) and the contrib catalog install it, so no contrib module applies a shim itself, and `import tf1clip`
+alone changes nothing. The facade applies `graph_editor` and `contrib_autograph` when a script first touches
+`tf.contrib`. `tf1clip doctor` prints `report()`.
 
 A patch only ADDS what is missing: a target that exists already is left alone ("present"), so TensorFlow
 and every other library keep seeing what they saw. A patch whose source has moved again (a newer
@@ -51,13 +56,19 @@ class ShimReport:
 
 # Shim name -> "module:attribute" of its tuple of Patch entries (imported only when applied).
 SHIMS = {
-    "tf_slim": "tf1clip.contrib.slim_shim:PATCHES",
-    "graph_editor": "tf1clip.compat.graph_editor_shim:PATCHES",
-    "tensorflow_estimator": "tf1clip.compat.estimator_shim:PATCHES",
-    "contrib_autograph": "tf1clip.compat.autograph_shim:PATCHES",
+    "tf_slim": "tf1clip.shims.tf_slim:PATCHES",
+    "graph_editor": "tf1clip.shims.graph_editor:PATCHES",
+    "tensorflow_estimator": "tf1clip.shims.tensorflow_estimator:PATCHES",
+    "contrib_autograph": "tf1clip.shims.contrib_autograph:PATCHES",
 }
 
 _REPORTS = {}
+
+# Library (top-level package) -> the shims applied just before its first import (install_import_hook).
+ON_FIRST_IMPORT = {
+    "tf_slim": ("tf_slim", "contrib_autograph"),  # AutoGraph leaves tf-slim unconverted, as TF 1.15 left contrib
+    "tensorflow_estimator": ("tensorflow_estimator",),
+}
 
 
 def _resolve(dotted):
@@ -125,3 +136,42 @@ def apply(name):
 def report():
   """The ShimReports of the shims applied in this process so far, by name."""
   return dict(_REPORTS)
+
+
+class _ShimBeforeFirstImport:
+  """A `sys.meta_path` finder that finds nothing: it applies a library's shims when the library is first imported.
+
+  It sits first in `sys.meta_path` and returns None, so the usual finders still find and load the library; the
+  patches are in place before the library's first module runs. Once a library is in `sys.modules` its entry is
+  never asked for again (Python looks there first), so the hook costs nothing after the first import.
+  """
+
+  def __init__(self):
+    self._applying = False
+
+  def find_spec(self, fullname, path=None, target=None):  # pylint: disable=unused-argument
+    library = fullname.partition(".")[0]
+    if library in ON_FIRST_IMPORT and library not in sys.modules and not self._applying:
+      self._applying = True  # a patch that imports the library's own dependencies must not recurse
+      try:
+        for name in ON_FIRST_IMPORT[library]:
+          apply(name)
+      finally:
+        self._applying = False
+    return None
+
+
+_HOOK = _ShimBeforeFirstImport()
+
+
+def install_import_hook():
+  """Applies each library's shims before its first import from now on (idempotent); see ON_FIRST_IMPORT.
+
+  A library imported before this call gets its shims now.
+  """
+  if _HOOK not in sys.meta_path:
+    sys.meta_path.insert(0, _HOOK)
+  for library, names in ON_FIRST_IMPORT.items():
+    if library in sys.modules:
+      for name in names:
+        apply(name)

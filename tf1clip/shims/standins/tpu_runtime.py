@@ -11,10 +11,10 @@ gradients) raises RemovedInternalError where it reaches them; with `use_tpu=Fals
 research scripts kept for local runs) nothing here is called. Without a reachable TPU, `use_tpu=True`
 stops earlier, at the TPU cluster resolver's own error.
 
-Data flow: see tf1clip.compat.standins.
+Data flow: see tf1clip.shims.standins.
 """
 
-from tf1clip.compat.standins import RemovedInternalError
+from tf1clip.shims.standins import RemovedInternalError
 
 _INSTEAD = "TPUEstimator(use_tpu=False) on CPU/GPU, or tf.distribute.TPUStrategy for TPUs"
 

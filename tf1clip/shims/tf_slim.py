@@ -1,13 +1,13 @@
 """The "tf_slim" shim: the TensorFlow / tf-keras internals tf-slim 1.1.0 reads that have moved, as `Patch` entries.
 
 Place in the data flow (DESIGN.md, "Legacy surface"): declared here, registered in
-`tf1clip.compat.shims.SHIMS`, applied by `shims.apply("tf_slim")` from the runner's import hook and from
+`tf1clip.shims.SHIMS`, applied by `shims.apply("tf_slim")` from the runner's import hook and from
 `tf1clip.contrib.slim` (never by `import tf1clip`), reported by `tf1clip doctor`. Each entry points the
 old name at the same object that now lives elsewhere (see `tf1clip.contrib.slim` for the table and what
 needs each name). The module imports nothing, so reading the list costs nothing.
 """
 
-from tf1clip.compat.shims import Patch
+from tf1clip.shims import Patch
 
 _OPS = "tensorflow.python.ops."
 _FRAMEWORK = "tensorflow.python.framework."

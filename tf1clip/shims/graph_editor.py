@@ -1,6 +1,6 @@
 """The "graph_editor" shim: the one TF 1.x Operation attribute graph-editor scripts read that TF 2.21 lacks.
 
-Place in the data flow (DESIGN.md, "Legacy surface"): compat.shims applies it; the TF1 facade
+Place in the data flow (DESIGN.md, "Legacy surface"): shims applies it; the TF1 facade
 (compat.v1) asks for it when a script first touches `tf.contrib`, so `import tf1clip` changes nothing.
 Scripts built on tf.contrib.graph_editor (openai's memory_saving_gradients) read `op._outputs[0]` of
 the ops `copy_with_input_replacements` made and keep ops with `op._inputs`; TF 2.21's `tf.Operation`
@@ -8,7 +8,7 @@ has `outputs` / `inputs` but neither private name. The patch adds read-only prop
 and nothing else.
 """
 
-from tf1clip.compat import shims
+from tf1clip import shims
 
 PATCHES = (
     shims.Patch(

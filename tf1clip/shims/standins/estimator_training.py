@@ -13,12 +13,12 @@ as TF 2.15's `init_run_config` did. What fails: a multi-worker TF_CONFIG cluster
 `experimental_distribute.remote_cluster`) with a distribution strategy: `RunConfig(...)` raises
 RemovedInternalError, as soon as the config is built.
 
-Data flow: see tf1clip.compat.standins.
+Data flow: see tf1clip.shims.standins.
 """
 
 from tensorflow.python.training import server_lib
 
-from tf1clip.compat.standins import RemovedInternalError
+from tf1clip.shims.standins import RemovedInternalError
 
 _FEATURE = ("multi-worker Estimator training through the Distribute Coordinator "
             "(RunConfig(train_distribute=...) with a TF_CONFIG cluster)")

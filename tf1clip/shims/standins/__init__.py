@@ -1,10 +1,10 @@
 """Stand-ins for TensorFlow internals that tensorflow-estimator 2.15 imports and TensorFlow 2.21 removed.
 
-Place in the data flow (DESIGN.md, "Legacy surface"): TensorFlow internals <- (compat.estimator_shim puts
+Place in the data flow (DESIGN.md, "Legacy surface"): TensorFlow internals <- (shims.tensorflow_estimator puts
 these modules where the library looks) <- tensorflow_estimator <- compat.v1 / contrib.tpu <- cli.
 
 Each module here is registered under the TensorFlow module name it replaces (see
-compat.estimator_shim.PATCHES) and says in its docstring what it replaces and what fails if a script
+shims.tensorflow_estimator.PATCHES) and says in its docstring what it replaces and what fails if a script
 really needs the removed feature. Those paths raise `RemovedInternalError`, naming the feature and what
 to use instead, at the call that needs it: never an AttributeError or ImportError.
 """

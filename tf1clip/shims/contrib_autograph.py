@@ -1,6 +1,6 @@
 """The "contrib_autograph" shim: AutoGraph leaves tf1clip.contrib and tf-slim unconverted, as TF 1.15 left contrib.
 
-Place in the data flow (DESIGN.md, "Legacy surface"): compat.shims applies it; the TF1 facade (compat.v1) asks for it
+Place in the data flow (DESIGN.md, "Legacy surface"): shims applies it; the TF1 facade (compat.v1) asks for it
 when a script first touches `tf.contrib`, the import hook (compat.importer) before the first `import tf_slim`, so
 `import tf1clip` changes nothing.
 
@@ -12,7 +12,7 @@ change of meaning (a Python `if` on a tensor becomes a `tf.cond` instead of the 
 `DoNotConvert` rules for the two packages first in AutoGraph's conversion rules; nothing else changes.
 """
 
-from tf1clip.compat import shims
+from tf1clip import shims
 
 UNCONVERTED = ("tf1clip.contrib", "tf_slim")
 
@@ -33,7 +33,7 @@ def leave_contrib_unconverted():
 PATCHES = (
     shims.Patch(
         target="tensorflow.python.autograph.core.config:CONVERSION_RULES (DoNotConvert tf1clip.contrib, tf_slim)",
-        source="tf1clip.compat.autograph_shim:leave_contrib_unconverted",
+        source="tf1clip.shims.contrib_autograph:leave_contrib_unconverted",
         needed_by="tf.contrib layers and cells served by tf1clip and tf-slim (TF 1.15 never converted contrib code)",
         call=True),
 )

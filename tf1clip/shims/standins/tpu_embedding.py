@@ -14,13 +14,13 @@ embedding_config_spec=...)`, which ignores the spec and trains the TPU embedding
 What fails: creating a `TPUEmbedding` (TPUEstimator does so only with `use_tpu=True` and a spec):
 RemovedInternalError.
 
-Data flow: see tf1clip.compat.standins.
+Data flow: see tf1clip.shims.standins.
 """
 
 import collections
 import inspect
 
-from tf1clip.compat.standins import RemovedInternalError
+from tf1clip.shims.standins import RemovedInternalError
 
 TRAINING = "training"
 INFERENCE = "inference"
