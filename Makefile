@@ -57,11 +57,12 @@ $(ORACLE_STAMP): constraints-tf115.txt
 	$(ORACLE)/bin/python -m pip install -qq --disable-pip-version-check -r constraints-tf115.txt
 	touch $(ORACLE_STAMP)
 
-# TF 1.15's public API and what it warned about as deprecated, written by TF 1.15 itself (tf1clip/tf115/api.tsv,
-# deprecations.tsv), and the coverage page the API feeds.
+# TF 1.15's public API, what it warned about as deprecated and its module paths, written by TF 1.15 itself
+# (tf1clip/tf115/api.tsv, deprecations.tsv, modules.tsv.gz: the last reads api.tsv, so it comes after).
 inventory: $(ORACLE_STAMP)
 	env -u TF2_BEHAVIOR $(ORACLE)/bin/python tf1clip/tf115/generate.py > tf1clip/tf115/api.tsv
 	env -u TF2_BEHAVIOR $(ORACLE)/bin/python tf1clip/tf115/generate.py --deprecations > tf1clip/tf115/deprecations.tsv
+	env -u TF2_BEHAVIOR $(ORACLE)/bin/python tf1clip/tf115/generate_modules.py --out tf1clip/tf115/modules.tsv.gz
 
 coverage: $(STAMP)
 	TF_CPP_MIN_LOG_LEVEL=3 $(PY) -m tf1clip.tools.api_coverage --write docs/api-coverage.md

@@ -7,7 +7,8 @@ had versus a name no TensorFlow had), tools.api_coverage (docs/api-coverage.md) 
 api.tsv is written by tf115/generate.py inside the oracle environment (`make inventory`): one line a name,
 `name<TAB>kind<TAB>signature[<TAB>same_as]`, kind in module / class / function / constant / import-error,
 same_as (where present) the first name in sorted order that was the very same object in TF 1.15. deprecations.tsv,
-written beside it (`generate.py --deprecations`), is what TF 1.15 printed deprecation warnings for.
+written beside it (`generate.py --deprecations`), is what TF 1.15 printed deprecation warnings for. The module-path
+inventory (modules.tsv.gz, by generate_modules.py) has its own loader, tf115.module_paths.
 """
 
 import collections

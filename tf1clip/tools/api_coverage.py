@@ -57,16 +57,21 @@ def oracle_tested(folder=ORACLE_TESTS):
   return found
 
 
+def clear_error_types():
+  """The exception types of tf1clip's deliberate refusals, which name the symbol and what to use instead."""
+  from tf1clip.compat import surface  # pylint: disable=import-outside-toplevel
+  from tf1clip.contrib import catalog  # pylint: disable=import-outside-toplevel
+  return (catalog.ContribNotProvidedError, surface.NotProvidedError, surface.NotProvidedImportError)
+
+
 def resolve(tf, name):
   """(status, object or error text) for a dotted TF 1.15 name looked up on the facade `tf`."""
-  from tf1clip.compat import surface  # pylint: disable=import-outside-toplevel
   from tf1clip.contrib import catalog  # pylint: disable=import-outside-toplevel
   obj = tf
   for part in name.split(".")[1:]:
     try:
       obj = getattr(obj, part)
-    except (catalog.ContribNotProvidedError, surface.NotProvidedError,
-            surface.NotProvidedImportError) as e:
+    except clear_error_types() as e:
       return "clear error", str(e)
     except Exception as e:  # pylint: disable=broad-except
       return "missing", "%s: %s" % (type(e).__name__, str(e).splitlines()[0] if str(e) else "")
