@@ -15,8 +15,9 @@ attribute by attribute, as a script's `tf.contrib.layers.flatten` is, and gets o
 
 A served class or function is "signature-equal" when signature.text() of the served object equals TF 1.15's
 (parameter names, order, defaults). "oracle-tested" names are those an oracle test declares in its
-module-level `ORACLE_TESTED` (tests/oracle/); tests/oracle/test_inventory.py checks each declaration
-names something the test file really runs.
+module-level `ORACLE_TESTED` (any tests/**/test_*.py: oracle files live beside the package's other tests, in
+tests/contrib/<module>/ and tests/oracle/); tests/oracle/test_inventory.py checks each declaration names something
+the test file really runs.
 """
 
 import argparse
@@ -32,15 +33,18 @@ from tf1clip.tf115 import signature
 # TF 1.15 signatures that say nothing: unreadable, or a decorator's pass-through wrapper.
 UNREADABLE = ("", "?", "(*args, **kwargs)")
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-ORACLE_TESTS = os.path.join(REPO, "tests", "oracle")
+TESTS = os.path.join(REPO, "tests")
 
 
-def oracle_tested(folder=ORACLE_TESTS):
-  """{dotted name: [test file, ...]} read from the `ORACLE_TESTED` tuples of tests/oracle/test_*.py."""
+def oracle_tested(folder=TESTS):
+  """{dotted name: [test file relative to `folder`, ...]} read from the `ORACLE_TESTED` tuples of its test_*.py."""
   found = {}
-  for path in sorted(glob.glob(os.path.join(folder, "test_*.py"))):
+  for path in sorted(glob.glob(os.path.join(folder, "**", "test_*.py"), recursive=True)):
     with open(path, encoding="utf-8") as f:
-      tree = ast.parse(f.read(), filename=path)
+      text = f.read()
+    if "ORACLE_TESTED" not in text:
+      continue
+    tree = ast.parse(text, filename=path)
     # ORACLE_TESTED is a tuple of names, possibly built from other module-level constants
     # (`tuple("tf.contrib.rnn." + n for n in CELLS)`): evaluate the file's simple assignments in order.
     namespace = {"__builtins__": {"tuple": tuple}}
@@ -53,7 +57,7 @@ def oracle_tested(folder=ORACLE_TESTS):
         for target in node.targets:
           namespace[target.id] = value
     for name in namespace.get("ORACLE_TESTED", ()):
-      found.setdefault(name, []).append(os.path.basename(path))
+      found.setdefault(name, []).append(os.path.relpath(path, folder))
   return found
 
 
