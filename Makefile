@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-py312 bench setup clean oracle oracle-if-available inventory coverage
+.PHONY: demo test test-py312 bench setup clean oracle oracle-if-available inventory coverage catalog
 
 # The TF 1.15 oracle (DESIGN.md, "TF 1.15 as the oracle"): Python 3.7 + tensorflow 1.15.5 in .venv-tf115.
 # Found, not hard-coded: python3.7 on PATH, else any pyenv 3.7.x (the pyenv shim refuses a version that is
@@ -63,6 +63,14 @@ inventory: $(ORACLE_STAMP)
 	env -u TF2_BEHAVIOR $(ORACLE)/bin/python tf1clip/tf115/generate.py > tf1clip/tf115/api.tsv
 	env -u TF2_BEHAVIOR $(ORACLE)/bin/python tf1clip/tf115/generate.py --deprecations > tf1clip/tf115/deprecations.tsv
 	env -u TF2_BEHAVIOR $(ORACLE)/bin/python tf1clip/tf115/generate_modules.py --out tf1clip/tf115/modules.tsv.gz
+
+# What every TF 1.15 tf.contrib name is under tf1clip, collected from the packages' declarations
+# (tf1clip/contrib/catalog.tsv, read by `tf1clip check` and `explain`), docs/contrib.md's tables written from it,
+# and BUILD written from the tree. Tests fail when any of the three is stale.
+catalog: $(STAMP)
+	TF_CPP_MIN_LOG_LEVEL=3 $(PY) -m tf1clip.contrib --write
+	$(PY) -m tf1clip.tools.contrib_docs --write
+	$(PY) -m tf1clip.tools.build_file --write
 
 coverage: $(STAMP)
 	TF_CPP_MIN_LOG_LEVEL=3 $(PY) -m tf1clip.tools.api_coverage --write docs/api-coverage.md

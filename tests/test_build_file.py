@@ -1,4 +1,5 @@
-"""BUILD mirrors the tree: every source file belongs to a target, every target names real files and deps.
+"""BUILD mirrors the tree: it is what tf1clip.tools.build_file writes from the tree (every source file in a target,
+each target's deps its files' imports), every target names real files and deps, and the graph has no cycle.
 
 Bazel cannot build here (it needs downloads), so this test is what keeps BUILD honest in `make test`;
 `bazel query //...` validates the syntax where Bazel is installed.
@@ -43,6 +44,11 @@ def _labels(node):
     assert files, "glob(%s) in BUILD matches no file" % patterns
     return files
   return ast.literal_eval(node)
+
+
+def test_build_is_what_the_generator_writes_from_the_tree():
+  from tf1clip.tools import build_file  # pylint: disable=import-outside-toplevel
+  assert (ROOT / "BUILD").read_text() == build_file.render(), "BUILD is stale: run `make catalog`"
 
 
 def test_every_listed_source_exists():

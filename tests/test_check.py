@@ -123,7 +123,7 @@ def test_check_reports_the_object_not_its_methods_and_looks_names_up_in_tf_compa
 
 
 def test_check_agrees_with_the_contrib_catalogue():
-  for symbol in catalog.PROVIDED:
+  for symbol in catalog.provided_names():
     assert _statuses("import tensorflow as tf\n%s\n" % symbol)[symbol] == check.PROVIDED, symbol
   for symbol in ("tf.contrib.tpu.keras_to_tpu_model", "tf.contrib.tpu.TPUDistributionStrategy",
                  "tf.contrib.memory_stats.BytesLimit", "tf.contrib.text.skip_gram_sample"):

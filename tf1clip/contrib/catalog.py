@@ -19,6 +19,10 @@ cannot derive from both: CPython rejects the two instance layouts.) Dunder looku
 work as for any module.
 """
 
+import collections
+import functools
+import os
+import sys
 import types
 
 from tf1clip import shims
@@ -1065,7 +1069,10 @@ WHOLE_PACKAGE_GAPS = frozenset({
     "tf.contrib.slim.feature_column.DataFrameColumn",
 })
 
-PROVIDED_SUBMODULES = frozenset(name.split(".")[2] for name in PROVIDED)
+# The contrib modules tf1clip serves: the packages of tf1clip/contrib/ (read from the tree, nothing imported).
+PROVIDED_SUBMODULES = frozenset(
+    entry for entry in os.listdir(os.path.dirname(os.path.abspath(__file__)))
+    if os.path.isfile(os.path.join(os.path.dirname(os.path.abspath(__file__)), entry, "__init__.py")))
 
 _NO_LEARN = ("tf.contrib.learn went with TF 2.0: use tf.estimator (provided by tf1clip via "
              "tensorflow-estimator 2.15) or tf.Session / tf.train.MonitoredTrainingSession")
@@ -1192,14 +1199,15 @@ def normalize(name):
 
 
 def is_provided(name):
-  """True when `name` (a dotted contrib name, or a provided submodule) is served by tf1clip."""
+  """True when `name` (a dotted contrib name, or a served submodule) is served by tf1clip (read from the index)."""
   name = normalize(name)
-  if name in PROVIDED or name == "tf.contrib":
+  if name == "tf.contrib":
     return True
-  parts = name.split(".")
-  if len(parts) > 3 and parts[2] in WHOLE_PACKAGES:
-    return name not in WHOLE_PACKAGE_GAPS
-  return len(parts) == 3 and parts[2] in PROVIDED_SUBMODULES
+  record = index().get(name)
+  if record is not None:
+    return record.status != NOT_SERVED_STATUS
+  whole = _whole_package_of(name)
+  return whole is not None
 
 
 # Modules whose TF 1.15 names were another contrib module's (leaked by TF 1.15's imports): tf1clip serves them
@@ -1241,11 +1249,10 @@ def canonical(name):
 
 def signature_difference(name):
   """Why a served name's parameters differ from TF 1.15's (SIGNATURE_DIFFERENCES, through aliases), or None."""
-  for candidate in dict.fromkeys((name, canonical(name))):
-    why = SIGNATURE_DIFFERENCES.get(candidate) or next(
-        (v for k, v in SIGNATURE_DIFFERENCES.items() if k.endswith(".") and candidate.startswith(k)), None)
-    if why:
-      return why
+  for candidate in dict.fromkeys((normalize(name), canonical(name))):
+    record = index().get(candidate)
+    if record is not None and record.difference:
+      return record.difference
   return None
 
 
@@ -1259,7 +1266,7 @@ def replacement(name):
   for candidate in candidates:
     parts = candidate.split(".")
     for end in range(len(parts), best_length, -1):
-      advice = UNSUPPORTED.get(".".join(parts[:end]))
+      advice = _declared_advice(".".join(parts[:end]))
       if advice is not None:
         best, best_length = advice, end
         break
@@ -1267,7 +1274,7 @@ def replacement(name):
     return best
   if canonical(name) != name and tf115.has(name):
     return replacement(canonical(name))
-  return UNSUPPORTED["tf.contrib"]
+  return NO_REPLACEMENT
 
 
 def _same_object_names(name):
@@ -1291,14 +1298,15 @@ def explain(name, missing=False):
     "tf.contrib.tpu.TPUEstimator is not provided by tf1clip; use instead: ...".
   """
   name = normalize(name)
-  if name in PROVIDED and not missing:
-    return "%s is provided by tf1clip (from %s)" % (name, PROVIDED[name])
+  record = index().get(name)
+  if record is not None and record.status != NOT_SERVED_STATUS and not missing:
+    return "%s is provided by tf1clip (from %s)" % (name, record.origin)
   parts = name.split(".")
-  if len(parts) > 3 and parts[2] in WHOLE_PACKAGES and name not in WHOLE_PACKAGE_GAPS and not missing:
-    return "%s is provided by tf1clip (from %s)" % (
-        name, ".".join([WHOLE_PACKAGES[parts[2]]] + parts[3:]))
-  if is_provided(name) and not missing:
-    return "%s is provided by tf1clip (module tf1clip.contrib%s)" % (name, name[len("tf.contrib"):])
+  whole = _whole_package_of(name) if record is None else None
+  if whole is not None and not missing:
+    return "%s is provided by tf1clip (from %s)" % (name, _below_whole(whole, name))
+  if record is not None and record.status == NOT_SERVED_STATUS and record.advice:
+    return "%s is not provided by tf1clip; use instead: %s" % (name, record.advice)
   if len(parts) >= 3 and parts[:2] == ["tf", "contrib"] and parts[2] not in TF115_SUBMODULES:
     return ("%s is not provided by tf1clip (TensorFlow 1.15 had no tf.contrib.%s either)"
             % (name, parts[2]))
@@ -1309,7 +1317,7 @@ def explain(name, missing=False):
     message = ("%s is not provided by tf1clip (TensorFlow 1.15's %s had no public %s either)"
                % (name, parent, parts[-1]))
     advice = replacement(name)
-    if advice != UNSUPPORTED["tf.contrib"]:
+    if advice != NO_REPLACEMENT:
       message += "; use instead: " + advice
     return message
   return "%s is not provided by tf1clip; use instead: %s" % (name, replacement(name))
@@ -1398,3 +1406,298 @@ def missing_attribute_hook(module_symbol, lazy=None):
     raise ContribNotProvidedError(module_symbol + "." + attr)
 
   return __getattr__
+
+
+# --- The index: what every TF 1.15 tf.contrib name is under tf1clip, collected from the packages -------------------
+#
+# Each contrib package declares what it serves beside its code: its public attributes are the served names (real
+# imports), `NOT_SERVED` maps a TF 1.15 name of the module that tf1clip does not serve to what to use instead,
+# `SIGNATURE_DIFFERENCES` a served name whose parameters differ from TF 1.15's to why, `SUCCESSOR` says what replaced
+# the whole module in TF 2, and `WHOLE` names a library package served whole (slim: every name tf-slim has).
+# `collect()` imports every package and writes what it finds, for every name of TF 1.15's inventory (tf115/api.tsv),
+# to catalog.tsv; `tf1clip check`, `explain`, docs/contrib.md and the tests read that file without importing
+# TensorFlow. tests/contrib/test_catalog_index.py fails when it is stale: `make catalog` writes it again.
+
+
+INDEX_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "catalog.tsv")
+SERVED_STATUS, WHOLE_STATUS, NOT_SERVED_STATUS = "served", "whole", "not served"
+NO_REPLACEMENT = "no maintained replacement"
+
+Record = collections.namedtuple("Record", "name status origin advice difference alias")
+Record.__doc__ = """One TF 1.15 contrib name as tf1clip serves it.
+
+status: "served", "whole" (a module served as a whole library package: every name the library has below it), or
+"not served". origin: where the served object comes from ("tf-slim 1.1.0: tf_slim.layers.layers.conv2d").
+advice: what to use instead (a name tf1clip does not serve) or what replaced the module in TF 2 (a served module).
+difference: why its parameters differ from TF 1.15's, if they do. alias: a public TF name outside tf.contrib that is
+the same object on TensorFlow 2.21 (what `tf1clip upgrade` writes instead), if any.
+"""
+
+_INDEX_HEADER = "# name\tstatus\torigin\tadvice\tdifference\talias  (written by `make catalog`: python -m tf1clip.contrib --write)"
+
+
+@functools.lru_cache(maxsize=None)
+def index():
+  """{contrib name: Record} from catalog.tsv (no TensorFlow import)."""
+  found = {}
+  if not os.path.exists(INDEX_FILE):
+    return found
+  with open(INDEX_FILE, encoding="utf-8") as f:
+    for line in f:
+      if line.startswith("#") or not line.strip():
+        continue
+      fields = (line.rstrip("\n").split("\t") + [""] * 6)[:6]
+      found[fields[0]] = Record(*fields)
+  return found
+
+
+def provided_names():
+  """The contrib names tf1clip serves, as in the index (modules included; names below a whole package are not)."""
+  return [name for name, record in index().items() if record.status != NOT_SERVED_STATUS]
+
+
+def origin(name):
+  """Where the object tf1clip serves for `name` comes from, or None when it is not served."""
+  name = normalize(name)
+  record = index().get(name)
+  if record is not None:
+    return record.origin if record.status != NOT_SERVED_STATUS else None
+  whole = _whole_package_of(name)
+  return _below_whole(whole, name) if whole is not None else None
+
+
+def _below_whole(whole, name):
+  """"tf-slim 1.1.0: tf_slim.nets.resnet_v1" for a name below a whole package's record ("tf.contrib.slim")."""
+  label, _, package = whole.origin.partition(": package ")
+  return "%s: %s" % (label, ".".join([package] + name.split(".")[len(whole.name.split(".")):]))
+
+
+def tf_alias(name):
+  """A public TF name outside tf.contrib that is the very object tf1clip serves for `name` ("tf.nn.static_rnn"), or
+  None."""
+  record = index().get(normalize(name))
+  return record.alias or None if record is not None else None
+
+
+def _whole_package_of(name):
+  """The index record of the whole-package module `name` lies below, unless the index lists `name` itself."""
+  records = index()
+  if name in records:
+    return None
+  parts = name.split(".")
+  for end in range(len(parts) - 1, 2, -1):
+    record = records.get(".".join(parts[:end]))
+    if record is not None:
+      return record if record.status == WHOLE_STATUS else None
+  return None
+
+
+def _package_of(name):
+  """The loaded tf1clip module that serves the contrib module `name`, or None ("tf.contrib.rnn" -> tf1clip.contrib.rnn)."""
+  return sys.modules.get("tf1clip" + name[len("tf"):]) if name.startswith("tf.contrib.") else None
+
+
+def _declaration(module, attr, default=None):
+  """A declaration a contrib module makes (NOT_SERVED, SUCCESSOR, ...), read from its namespace: a module's
+  `__getattr__` would answer a missing one with ContribNotProvidedError."""
+  return vars(module).get(attr, default) if module is not None else default
+
+
+def _declared_advice(name):
+  """What to use instead of `name` (a contrib name or module), as declared: the live package's NOT_SERVED /
+  SUCCESSOR, else the index, else the table of modules tf1clip does not serve."""
+  module, _, leaf = name.rpartition(".")
+  package = _package_of(module)
+  if leaf in _declaration(package, "NOT_SERVED", {}):
+    return package.NOT_SERVED[leaf]
+  successor = _declaration(_package_of(name), "SUCCESSOR")
+  if successor:
+    return successor
+  record = index().get(name)
+  if record is not None and record.advice:
+    return record.advice
+  return UNSUPPORTED.get(name)
+
+
+def module_getattr(module_name, lazy=None):
+  """The module-level `__getattr__` of a contrib package or module (`__getattr__ = module_getattr(__name__)`).
+
+  Args:
+    module_name: the module's `__name__` ("tf1clip.contrib.rnn"); errors name it as "tf.contrib.rnn.<attr>".
+    lazy: optional {attr: callable returning the object}, for the rare name whose import must wait for its first
+      use (a cycle, or a heavy library few users of the package touch). The value is kept in the module.
+
+  Returns:
+    A `__getattr__(attr)` that serves `lazy` names and raises ContribNotProvidedError, with the package's declared
+    reason (NOT_SERVED) or the module's successor, for every other public name.
+  """
+  lazy = dict(lazy or {})
+  symbol = normalize(module_name)
+
+  def __getattr__(attr):  # pylint: disable=invalid-name
+    if attr in lazy:
+      value = lazy[attr]()
+      setattr(sys.modules[module_name], attr, value)
+      return value
+    if attr.startswith("__"):
+      raise AttributeError("module %r has no attribute %r" % (module_name, attr))
+    raise ContribNotProvidedError(symbol + "." + attr)
+
+  return __getattr__
+
+
+_LIBRARIES = (  # top-level package -> (what to call it, its distribution for the version)
+    ("tf1clip", "tf1clip's own code", None),
+    ("tf_slim", "tf-slim", "tf-slim"),
+    ("tensorflow_estimator", "tensorflow-estimator", "tensorflow-estimator"),
+    ("tensorflow_probability", "tensorflow-probability", "tensorflow-probability"),
+    ("tf_keras", "tf-keras", "tf-keras"),
+    ("tensorboard", "TensorBoard", "tensorboard"),
+    ("keras", "Keras", "keras"),
+    ("tensorflow", "TensorFlow", "tensorflow"),
+)
+
+
+def _library_label(module_name):
+  from importlib import metadata  # pylint: disable=import-outside-toplevel
+  root = module_name.split(".")[0]
+  for package, label, distribution in _LIBRARIES:
+    if root == package:
+      if distribution:
+        try:
+          label += " " + metadata.version(distribution)
+        except metadata.PackageNotFoundError:
+          pass
+      return label
+  return root
+
+
+def describe_origin(obj, holder):
+  """"<library>: <module>.<name>" for a served object (`holder`: the module it was found in, for plain values)."""
+  if isinstance(obj, types.ModuleType):
+    return "%s: module %s" % (_library_label(obj.__name__), obj.__name__)
+  module = getattr(obj, "__module__", None) if isinstance(obj, (type, types.FunctionType, types.BuiltinFunctionType)) \
+      or callable(obj) else None
+  if not isinstance(module, str) or not module:
+    return "%s: a value of %s" % (_library_label(holder), holder)
+  qualname = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None) or type(obj).__name__
+  return "%s: %s.%s" % (_library_label(module), module, qualname)
+
+
+def _contrib_modules():
+  """TF 1.15's tf.contrib names of kind module, shallow first."""
+  return sorted((name for name, entry in tf115.entries().items()
+                 if name.startswith("tf.contrib.") and entry.kind == "module"), key=lambda n: (n.count("."), n))
+
+
+def collect():
+  """Every TF 1.15 tf.contrib name as tf1clip serves it now: a list of Records, in the inventory's order.
+
+  Imports TensorFlow and every contrib package (and applies the shims contrib needs, as the facade does).
+  """
+  import importlib  # pylint: disable=import-outside-toplevel
+  shims.apply("graph_editor")
+  shims.apply("contrib_autograph")
+  contrib = importlib.import_module("tf1clip.contrib")
+  tf_v1 = importlib.import_module("tensorflow").compat.v1
+  inventory = tf115.entries()
+  groups = tf115.same_object_groups()
+  records = []
+
+  def lookup(root, parts):
+    obj = root
+    for part in parts:
+      obj = getattr(obj, part)
+    return obj
+
+  for name, entry in inventory.items():
+    if not name.startswith("tf.contrib.") or entry.kind == "import-error":
+      continue
+    parts = name.split(".")
+    module_name, _, leaf = name.rpartition(".")
+    try:
+      obj = lookup(contrib, parts[2:])
+      found = not isinstance(obj, UnsupportedModule)
+    except (ImportError, AttributeError):
+      obj, found = None, False
+    holder = sys.modules.get("tf1clip" + module_name[len("tf"):], contrib)
+    package = sys.modules.get("tf1clip" + name[len("tf"):])
+    whole = _declaration(package, "WHOLE")
+    if whole is None and entry.kind == "module" and parts[2:3] and len(parts) == 3 and parts[2] in WHOLE_PACKAGES:
+      whole = "tf_slim"  # until the package declares WHOLE itself
+    if found:
+      status = WHOLE_STATUS if whole else SERVED_STATUS
+      source = ("%s: package %s" % (_library_label(whole), whole)) if whole else describe_origin(
+          obj, getattr(holder, "__name__", "tf1clip.contrib"))
+      advice = _declaration(package, "SUCCESSOR") or (
+          UNSUPPORTED.get(name, "") if entry.kind == "module" else "")
+      difference = _declared_difference(name, holder)
+      alias = ""
+      # a public TF name outside contrib for the same object: TF 1.15's same-object group, else the names TensorFlow
+      # 2.21 exports the object under (its tf_export record)
+      exported = vars(obj).get("_tf_api_names_v1", ()) if hasattr(obj, "__dict__") else ()
+      for other in [n for n in groups.get(entry.same_as or name, ()) if not n.startswith("tf.contrib.")] + [
+          "tf." + n for n in exported]:
+        try:
+          if other.startswith("tf.") and lookup(tf_v1, other.split(".")[1:]) is obj:
+            alias = other
+            break
+        except AttributeError:
+          continue
+      records.append(Record(name, status, source, advice or "", difference or "", alias))
+    else:
+      records.append(Record(name, NOT_SERVED_STATUS, "", replacement(name) if not _declared_advice(name)
+                            else _declared_advice(name), "", ""))
+  return records
+
+
+def _declared_difference(name, holder):
+  """A served name's declared signature difference: its package's SIGNATURE_DIFFERENCES, else the central table."""
+  leaf = name.rpartition(".")[2]
+  declared = _declaration(holder, "SIGNATURE_DIFFERENCES", {})
+  if leaf in declared:
+    return declared[leaf]
+  for candidate in dict.fromkeys((name, canonical(name))):
+    why = SIGNATURE_DIFFERENCES.get(candidate) or next(
+        (v for k, v in SIGNATURE_DIFFERENCES.items() if k.endswith(".") and candidate.startswith(k)), None)
+    if why:
+      return why
+  return None
+
+
+def _clean(text):
+  return " ".join(str(text).split())
+
+
+def index_text(records):
+  """catalog.tsv's text for `records`."""
+  lines = [_INDEX_HEADER]
+  for r in records:
+    lines.append("\t".join(_clean(v) for v in r))
+  return "\n".join(lines) + "\n"
+
+
+def main(argv=None):
+  """`python -m tf1clip.contrib [--write | --check]`: write catalog.tsv, or exit 1 when it is stale."""
+  import argparse  # pylint: disable=import-outside-toplevel
+  parser = argparse.ArgumentParser(prog="python -m tf1clip.contrib", description=main.__doc__)
+  parser.add_argument("--write", action="store_true", help="write %s" % INDEX_FILE)
+  parser.add_argument("--check", action="store_true", help="exit 1 when the file differs from the tree")
+  args = parser.parse_args(argv)
+  text = index_text(collect())
+  current = open(INDEX_FILE, encoding="utf-8").read() if os.path.exists(INDEX_FILE) else ""
+  if args.write:
+    with open(INDEX_FILE, "w", encoding="utf-8") as f:
+      f.write(text)
+    print("wrote %s (%d names)" % (INDEX_FILE, text.count("\n") - 1))
+    return 0
+  if args.check:
+    if text != current:
+      print("%s is stale: run `make catalog`" % INDEX_FILE)
+      print("".join(__import__("difflib").unified_diff(current.splitlines(True), text.splitlines(True),
+                                                      "catalog.tsv", "the tree", n=0))[:4000])
+      return 1
+    return 0
+  sys.stdout.write(text)
+  return 0
+

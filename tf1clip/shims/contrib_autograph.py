@@ -14,7 +14,7 @@ change of meaning (a Python `if` on a tensor becomes a `tf.cond` instead of the 
 
 from tf1clip import shims
 
-UNCONVERTED = ("tf1clip.contrib", "tf_slim")
+UNCONVERTED = ("tf1clip.contrib", "tf_slim")  # build_file: names, does not import
 
 
 def leave_contrib_unconverted():

@@ -484,6 +484,21 @@ def _contrib_note(reported):
   return note[len(prefix):].lstrip(";: ") if note.startswith(prefix) else note
 
 
+def _is_provided_module(name):
+  """True when the catalog serves names below `name` (a served contrib module or package)."""
+  prefix = name + "."
+  return any(served.startswith(prefix) for served in _provided_names())
+
+
+_PROVIDED_NAMES = []
+
+
+def _provided_names():
+  if not _PROVIDED_NAMES:
+    _PROVIDED_NAMES.append(tuple(catalog.provided_names()))
+  return _PROVIDED_NAMES[0]
+
+
 def _resolve_contrib(parts):
   """Status of a use of a tf.contrib name, from tf1clip.contrib's own catalogue."""
   if len(parts) == 2:
@@ -491,15 +506,12 @@ def _resolve_contrib(parts):
   if len(parts) > 3 and _is_dunder(parts[3]):
     parts = parts[:3]  # `rnn.__name__` is a use of the module
   depth = 4  # tf.contrib.<module>.<name>: the module or object; deeper parts are its attributes
-  while len(parts) > depth and any(name.startswith(".".join(parts[:depth]) + ".") for name in catalog.PROVIDED):
+  while len(parts) > depth and _is_provided_module(".".join(parts[:depth])):
     # a provided sub-package or module further down (learn.preprocessing.X, tensorboard.plugins.projector.X)
     depth += 1
   reported = ".".join(parts[:depth])
   if catalog.is_provided(reported):
-    source = catalog.PROVIDED.get(reported)
-    if source is None and len(parts) > 3 and parts[2] in catalog.WHOLE_PACKAGES:
-      source = catalog.WHOLE_PACKAGES[parts[2]] + "." + parts[3]
-    return reported, PROVIDED, "from " + (source or "tf1clip.contrib." + parts[2])
+    return reported, PROVIDED, "from " + (catalog.origin(reported) or "tf1clip.contrib." + parts[2])
   if len(parts) == 3 and parts[2] in catalog.TF115_SUBMODULES:
     # `tf.contrib.tpu` itself is a stand-in module: only its attributes fail.
     return reported, RUNS, "a stand-in module; its attributes are not provided (%s)" % (

@@ -225,12 +225,13 @@ def contrib_target(symbol):
   """
   if not catalog.is_provided(symbol) or symbol == "tf.contrib":
     return None
-  source = catalog.PROVIDED.get(symbol, "")
-  if re.fullmatch(r"tf(\.\w+)+", source):  # served as-is from TensorFlow: use its own name
-    name = check.canonical(source)
+  alias = catalog.tf_alias(symbol)
+  if alias:  # served as-is from TensorFlow (the same object as a public tf. name): use that name
+    name = check.canonical(alias)
     if name.startswith("tf.") and _RESOLVER.resolve(name)[1] == check.RUNS:
       return ("tf", name[len("tf."):])
   leaf = symbol.split(".")[-1]
+  source = (catalog.origin(symbol) or "").split(": ", 1)[-1]
   if source.startswith("tf1clip.") and source.split(".")[-1] == leaf and leaf in tf1clip.__all__:
     return ("tf1clip", leaf)
   return ("tf1clip", symbol[len("tf."):])

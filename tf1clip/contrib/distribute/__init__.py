@@ -31,6 +31,7 @@ from tensorflow.python.distribute import mirrored_strategy as _core_mirrored
 from tensorflow.python.distribute.v1 import input_lib as _input_lib_v1
 
 from tf1clip.contrib import catalog as _catalog
+from tf1clip.python.distribute.cross_device_ops import AllReduceCrossDeviceOps  # TF 1.15's core class
 
 
 class _PerReplicaBatchMirroredExtended(_core_mirrored.MirroredExtended):
@@ -133,20 +134,6 @@ def _replica_on(device):
         wanted.task is None or wanted.task == spec.task) and (wanted.job is None or wanted.job == spec.job):
       return replica
   return None
-
-
-class AllReduceCrossDeviceOps(_cross_device_ops.AllReduceCrossDeviceOps):
-  """TensorFlow's AllReduceCrossDeviceOps with TF 1.15's arguments.
-
-  `agg_small_grads_max_bytes` / `agg_small_grads_max_group` packed small gradients together before the
-  all-reduce in TF 1.15 (a speed option: the reduced values are the same); TF 2 removed it, so they are
-  accepted and have no effect (`num_packs` still packs).
-  """
-
-  def __init__(self, all_reduce_alg="nccl", num_packs=1, agg_small_grads_max_bytes=0,
-               agg_small_grads_max_group=10):
-    del agg_small_grads_max_bytes, agg_small_grads_max_group
-    super().__init__(all_reduce_alg=all_reduce_alg, num_packs=num_packs)
 
 
 class Monitor(object):

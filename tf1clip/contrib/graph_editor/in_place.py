@@ -15,10 +15,8 @@ Copying ops does not need them: `tf.Operation.from_node_def` (public) builds a c
 NodeDef, keeping its attributes (so its gradient and its `_gradient_op_type` override), device and
 colocation. If a later TensorFlow drops one of these methods, `check_available` names it.
 
-`add_operation_io_aliases` is what the "graph_editor" shim (compat/graph_editor_shim.py) applies:
-TF 1.x scripts built on the graph editor (openai's memory_saving_gradients) read `op._outputs[0]` of
-copied ops and filter ops by `op._inputs`; TF 2.21's Operation has neither, so the shim adds read-only
-aliases of `op.outputs` and `op.inputs`.
+The `op._outputs` / `op._inputs` aliases graph-editor scripts read are the "graph_editor" shim's
+(tf1clip/shims/graph_editor.py).
 """
 
 import tensorflow as tf
@@ -63,19 +61,3 @@ def set_control_inputs(op, control_ops):
   op._remove_all_control_inputs()  # pylint: disable=protected-access
   add_control_inputs(op, control_ops)
 
-
-def add_operation_io_aliases():
-  """Adds `tf.Operation._outputs` and `_inputs`, read-only aliases of `outputs` / `inputs`, when missing.
-
-  This is the "graph_editor" shim's patch (compat/graph_editor_shim.py).
-
-  Returns:
-    True when an alias was added, False when `tf.Operation` had both already.
-  """
-  added = False
-  for alias, public in (("_outputs", "outputs"), ("_inputs", "inputs")):
-    if not hasattr(tf.Operation, alias):
-      setattr(tf.Operation, alias, property(lambda self, name=public: getattr(self, name),
-                                            doc="TF 1.x alias of `%s`." % public))
-      added = True
-  return added

@@ -28,9 +28,21 @@ import tensorflow as tf
 from tensorflow.python.distribute import cross_device_ops as _cross_device_ops
 from tensorflow.python.distribute.v1 import all_reduce as _all_reduce
 
-from tf1clip.contrib import distribute as _contrib_distribute
-
 AllReduceSpecTuple = _cross_device_ops.AllReduceSpecTuple
+
+
+class AllReduceCrossDeviceOps(_cross_device_ops.AllReduceCrossDeviceOps):
+  """TensorFlow's AllReduceCrossDeviceOps with TF 1.15's arguments.
+
+  `agg_small_grads_max_bytes` / `agg_small_grads_max_group` packed small gradients together before the
+  all-reduce in TF 1.15 (a speed option: the reduced values are the same); TF 2 removed it, so they are
+  accepted and have no effect (`num_packs` still packs).
+  """
+
+  def __init__(self, all_reduce_alg="nccl", num_packs=1, agg_small_grads_max_bytes=0,
+               agg_small_grads_max_group=10):
+    del agg_small_grads_max_bytes, agg_small_grads_max_group
+    super().__init__(all_reduce_alg=all_reduce_alg, num_packs=num_packs)
 
 
 def _spec_tuple(spec, all_reduce_spec):
@@ -93,7 +105,7 @@ def _sum_all_reduce(worker_devices, device_grads, alg, num_shards, gpu_indices):
   return [list(per_device) for per_device in zip(*reduced)]
 
 
-class MultiWorkerAllReduce(_contrib_distribute.AllReduceCrossDeviceOps):
+class MultiWorkerAllReduce(AllReduceCrossDeviceOps):
   """All-reduce algorithms for distributed TensorFlow (TF 1.15's `tf.contrib.distribute.MultiWorkerAllReduce`).
 
   Args:
