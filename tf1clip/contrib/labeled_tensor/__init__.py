@@ -14,12 +14,12 @@ type is `tc.Error`, a TypeError, as in TF 1.15). Names, axis semantics, `lt_<op>
 # pylint: disable=invalid-name,redefined-builtin
 
 from tf1clip.contrib import catalog as _catalog
-import tf1clip.contrib.labeled_tensor._typecheck as _typecheck  # noqa: F401
-import tf1clip.contrib.labeled_tensor.core as _core
-import tf1clip.contrib.labeled_tensor.io_ops as _io_ops
-import tf1clip.contrib.labeled_tensor.nn as nn  # noqa: F401
-import tf1clip.contrib.labeled_tensor.ops as _ops
-import tf1clip.contrib.labeled_tensor.sugar as _sugar
+import tf1clip.contrib.labeled_tensor.python.ops._typecheck as _typecheck  # noqa: F401
+import tf1clip.contrib.labeled_tensor.python.ops.core as _core
+import tf1clip.contrib.labeled_tensor.python.ops.io_ops as _io_ops
+import tf1clip.contrib.labeled_tensor.python.ops.nn as nn  # noqa: F401
+import tf1clip.contrib.labeled_tensor.python.ops.ops as _ops
+import tf1clip.contrib.labeled_tensor.python.ops.sugar as _sugar
 
 # Core types.
 Axis = _core.Axis

@@ -12,11 +12,11 @@ combine (specs_lib); `eval_params` draws random hyperparameters (params_ops) and
 """
 
 from tf1clip.contrib import catalog as _catalog
-import tf1clip.contrib.specs.params_ops as params_ops  # noqa: F401  (tf.contrib.specs.params_ops)
-import tf1clip.contrib.specs.specs as specs  # noqa: F401  (tf.contrib.specs.specs)
-import tf1clip.contrib.specs.specs_lib as specs_lib
-import tf1clip.contrib.specs.specs_ops as specs_ops  # noqa: F401  (tf.contrib.specs.specs_ops)
-import tf1clip.contrib.specs.summaries as summaries  # noqa: F401  (tf.contrib.specs.summaries)
+import tf1clip.contrib.specs.python.params_ops as params_ops  # noqa: F401  (tf.contrib.specs.params_ops)
+import tf1clip.contrib.specs.python.specs as specs  # noqa: F401  (tf.contrib.specs.specs)
+import tf1clip.contrib.specs.python.specs_lib as specs_lib
+import tf1clip.contrib.specs.python.specs_ops as specs_ops  # noqa: F401  (tf.contrib.specs.specs_ops)
+import tf1clip.contrib.specs.python.summaries as summaries  # noqa: F401  (tf.contrib.specs.summaries)
 
 # TF 1.15's star import copied specs_lib's debugging flag as it was then (`debug()` sets specs_lib's own).
 debug_ = specs_lib.debug_

@@ -13,7 +13,7 @@ import collections
 import tensorflow as tf
 
 from tf1clip.contrib import catalog as _catalog
-import tf1clip.contrib.solvers.util as util
+import tf1clip.contrib.solvers.python.ops.util as util
 
 CGState = collections.namedtuple("CGState", ["i", "x", "r", "p", "gamma"])
 

@@ -14,8 +14,8 @@ import types
 import numpy as np
 import tensorflow as tf
 
-import tf1clip.contrib.labeled_tensor._typecheck as tc
-import tf1clip.contrib.labeled_tensor.core as core
+import tf1clip.contrib.labeled_tensor.python.ops._typecheck as tc
+import tf1clip.contrib.labeled_tensor.python.ops.core as core
 
 
 @tc.returns(core.LabeledTensor)

@@ -10,7 +10,7 @@ deprecated_flipped_* functions, as TF 1.15's contrib.nn ones).
 import tensorflow as tf
 
 from tf1clip.contrib import catalog as _catalog
-import tf1clip.contrib.labeled_tensor.core as core
+import tf1clip.contrib.labeled_tensor.python.ops.core as core
 import tf1clip.contrib.nn as contrib_nn
 
 relu = core.define_unary_op('relu', tf.nn.relu)

@@ -9,8 +9,8 @@ axis for `parse_example`); a feature axis of unknown size is a ValueError, as in
 
 import tensorflow as tf
 
-import tf1clip.contrib.labeled_tensor._typecheck as tc
-import tf1clip.contrib.labeled_tensor.core as core
+import tf1clip.contrib.labeled_tensor.python.ops._typecheck as tc
+import tf1clip.contrib.labeled_tensor.python.ops.core as core
 
 
 class FixedLenFeature(object):

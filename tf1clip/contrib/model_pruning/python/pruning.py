@@ -22,8 +22,8 @@ import re
 import tensorflow as tf
 from tensorflow.python.ops import variables as tf_variables  # PartitionedVariable has no public name
 
-import tf1clip.contrib.model_pruning.core_layers as core
-import tf1clip.contrib.model_pruning.pruning_utils as pruning_utils
+import tf1clip.contrib.model_pruning.python.layers.core_layers as core
+import tf1clip.contrib.model_pruning.python.pruning_utils as pruning_utils
 import tf1clip.contrib.training as training
 
 _MASK_COLLECTION = core.MASK_COLLECTION

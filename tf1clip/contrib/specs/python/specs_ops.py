@@ -16,7 +16,7 @@ import tensorflow as tf
 
 from tf1clip.contrib import catalog as _catalog
 import tf1clip.contrib.layers as layers  # leaked by TF 1.15's module too (tf.contrib.specs.layers)
-import tf1clip.contrib.specs.specs_lib as specs_lib
+import tf1clip.contrib.specs.python.specs_lib as specs_lib
 
 # TF 1.15's imported modules, by the public namespace holding their functions (see the module docstring).
 array_ops = tf.compat.v1

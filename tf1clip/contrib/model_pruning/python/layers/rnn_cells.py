@@ -12,7 +12,7 @@ pruning collections once per mask. As in TF 1.15 the mask is sized with `num_uni
 
 import tensorflow as tf
 
-import tf1clip.contrib.model_pruning.core_layers as core_layers
+import tf1clip.contrib.model_pruning.python.layers.core_layers as core_layers
 import tf1clip.contrib.rnn as rnn
 
 

@@ -12,7 +12,7 @@ import collections
 import tensorflow as tf
 
 from tf1clip.contrib import catalog as _catalog
-import tf1clip.contrib.solvers.util as util
+import tf1clip.contrib.solvers.python.ops.util as util
 
 CGLSState = collections.namedtuple("CGLSState", ["i", "x", "r", "p", "gamma"])
 

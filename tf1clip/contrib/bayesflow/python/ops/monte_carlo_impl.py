@@ -13,7 +13,6 @@ distribution with `sample(n, seed=)` and `log_prob` (tf.contrib.distributions / 
 
 import tensorflow as tf
 
-from tf1clip.contrib import catalog as _catalog
 
 _v1 = tf.compat.v1
 
@@ -142,6 +141,3 @@ def _get_samples(dist, z, n, seed):
       return dist.sample(n, seed=seed)
     return _v1.convert_to_tensor(z, name="z")
 
-
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.bayesflow.monte_carlo",
-                                              lazy=_catalog.served("tf.contrib.bayesflow.monte_carlo"))

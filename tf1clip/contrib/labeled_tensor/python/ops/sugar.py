@@ -9,9 +9,9 @@ tensors whose axes differ from the first call's, is a ValueError.
 
 import tensorflow as tf
 
-import tf1clip.contrib.labeled_tensor._typecheck as tc
-import tf1clip.contrib.labeled_tensor.core as core
-import tf1clip.contrib.labeled_tensor.ops as ops
+import tf1clip.contrib.labeled_tensor.python.ops._typecheck as tc
+import tf1clip.contrib.labeled_tensor.python.ops.core as core
+import tf1clip.contrib.labeled_tensor.python.ops.ops as ops
 
 
 class ReshapeCoder(object):

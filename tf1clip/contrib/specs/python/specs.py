@@ -12,9 +12,9 @@ globals for the duration of the block, as TF 1.15 did.
 import inspect
 
 from tf1clip.contrib import catalog as _catalog
-import tf1clip.contrib.specs.params_ops as params_ops
-import tf1clip.contrib.specs.specs_lib as specs_lib
-import tf1clip.contrib.specs.specs_ops as specs_ops
+import tf1clip.contrib.specs.python.params_ops as params_ops
+import tf1clip.contrib.specs.python.specs_lib as specs_lib
+import tf1clip.contrib.specs.python.specs_ops as specs_ops
 
 
 def eval_params(params, environment=None):

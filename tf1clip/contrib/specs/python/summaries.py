@@ -15,7 +15,7 @@ import re
 import tensorflow as tf
 
 from tf1clip.contrib import catalog as _catalog
-import tf1clip.contrib.specs.specs as specs
+import tf1clip.contrib.specs.python.specs as specs
 
 # Short abbreviations for common TensorFlow operations used in test cases with tf_structure; operations outside
 # the scope of specs (e.g., Const and Placeholder) are just assigned "_" since they are not relevant to testing.

@@ -16,7 +16,7 @@ import tf1clip.contrib.slim as slim  # first: installs tf-slim's shim (tf1clip.c
 from tf_slim.layers import layers as slim_layers  # pylint: disable=g-bad-import-order
 from tf_slim.layers import utils
 
-import tf1clip.contrib.model_pruning.core_layers as core
+import tf1clip.contrib.model_pruning.python.layers.core_layers as core
 
 # tf-slim's layers module keeps contrib.layers' variable getter and collection helper, the ones TF 1.15's copy of
 # this code used: the layer's `kernel` / `bias` become the model variables `weights` / `biases`.

@@ -22,7 +22,7 @@ import types
 import numpy as np
 import tensorflow as tf
 
-import tf1clip.contrib.labeled_tensor._typecheck as tc
+import tf1clip.contrib.labeled_tensor.python.ops._typecheck as tc
 
 # pylint: disable=invalid-name
 

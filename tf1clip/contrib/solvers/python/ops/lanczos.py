@@ -14,7 +14,7 @@ import collections
 import tensorflow as tf
 
 from tf1clip.contrib import catalog as _catalog
-import tf1clip.contrib.solvers.util as util
+import tf1clip.contrib.solvers.python.ops.util as util
 
 LanczosBidiagState = collections.namedtuple("LanczosBidiagState", ["u", "v", "alpha", "beta"])
 
