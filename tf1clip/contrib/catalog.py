@@ -973,7 +973,7 @@ SERVED["tf.contrib.quantization.tf_export"] = "tensorflow.python.util.tf_export:
 SERVED["tf.contrib.quantization.deprecated_endpoints"] = "tensorflow.python.util.deprecation:deprecated_endpoints"
 # contrib.checkpoint's own helpers (TF 1.15's code), contrib.distribute's step functions (TensorFlow's step_fn,
 # TF 1.15's module), contrib.predictor's contrib.learn path.
-_serve("checkpoint", "tf1clip.contrib.checkpoint.python.containers:", """
+_serve("checkpoint", "tf1clip.contrib.checkpoint:", """
     NumpyState UniqueNameTracker dot_graph_from_checkpoint split_dependency""")
 _serve("distribute", "tensorflow.python.distribute.step_fn:", "Step StandardInputStep StandardSingleLossStep")
 _serve("predictor", "tf1clip.contrib.predictor:", "from_contrib_estimator")

@@ -1,6 +1,6 @@
 """`tf.contrib.eager` (`tfe`): TF 1.x eager scripts' names, served as the TensorFlow 2.21 objects that continued them.
 
-Place in the data flow (DESIGN.md): TensorFlow's eager runtime <- **contrib.eager** <- compat <- cli. A script
+Mirrors TF 1.15's `tensorflow/contrib/eager/__init__.py`. A script
 that starts with `tf.enable_eager_execution()` (or `tfe.enable_eager_execution()`) runs eagerly under
 `tf1clip run` with the TF1 API; `tfe.Variable`, `GradientTape`, `implicit_gradients` /
 `implicit_value_and_gradients` / `gradients_function` / `value_and_gradients_function`, `Checkpoint`,

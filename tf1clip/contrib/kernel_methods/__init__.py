@@ -1,8 +1,7 @@
 """`tf.contrib.kernel_methods`: explicit kernel maps (random Fourier features), the multiclass hinge loss, and
 `KernelLinearClassifier`, TF 1.15's code.
 
-Place in the data flow (DESIGN.md): contrib.learn.canned (LinearClassifier), contrib.layers.feature_column <-
-**contrib.kernel_methods** <- compat <- cli.
+Mirrors TF 1.15's `tensorflow/contrib/kernel_methods/__init__.py`.
 
 - `RandomFourierFeatureMapper(input_dim, output_dim, stddev, seed, name)`: `map(x)` is
   sqrt(2 / D) * cos(x Omega + b), Omega ~ N(0, 1 / stddev^2) [d, D] and b ~ U[0, 2 pi) [D] drawn by numpy

@@ -1,7 +1,6 @@
 """`tf.contrib.model_pruning`: TF 1.15's magnitude-based weight pruning (masks, schedule, masked layers), its code.
 
-Place in the data flow (DESIGN.md): tf ops, tf-slim, contrib.rnn's cells, contrib.training's HParams <-
-**contrib.model_pruning** <- compat <- cli.
+Mirrors TF 1.15's `tensorflow/contrib/model_pruning/__init__.py`.
 
 The modules mirror TF 1.15's `contrib/model_pruning/python`: `pruning` (apply_mask, the collection getters,
 get_pruning_hparams, Pruning), `pruning_utils` (the mask / threshold variables, block pooling and expansion),

@@ -1,6 +1,6 @@
 """`tf.contrib.solvers`: TF 1.15's matrix-free linear solvers (CG, CGLS, Lanczos bidiagonalization), its code.
 
-Place in the data flow (DESIGN.md): tf ops <- **contrib.solvers** <- compat <- cli.
+Mirrors TF 1.15's `tensorflow/contrib/solvers/__init__.py`.
 
 The four submodules mirror TF 1.15's: `lanczos` (`lanczos_bidiag`, `bidiag_matmul`), `least_squares` (`cgls`),
 `linear_equations` (`conjugate_gradient`) and `util` (the operator namedtuples and the norms they use). Each solver

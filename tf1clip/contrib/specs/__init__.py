@@ -1,6 +1,6 @@
 """`tf.contrib.specs`: TF 1.15's little language for describing networks over tf-slim's layers, TF 1.15's code.
 
-Place in the data flow (DESIGN.md): contrib.layers (tf-slim) <- **contrib.specs** <- compat <- cli.
+Mirrors TF 1.15's `tensorflow/contrib/specs/__init__.py`.
 
 `create_net("net = Cr(32, [3, 3]) | Mp([2, 2]) | Flat | Fs(10)", images)` builds the network a spec describes:
 `Cr` / `Fs` / `Mp` / ... are curried tf-slim layer functions (specs_ops), `|` composes, `**` repeats, `+` / `*`

@@ -1,7 +1,6 @@
 """TF 1.15's eager execution callbacks (`tfe.add_execution_callback`, `tfe.seterr`, `tfe.errstate`, the inf/nan checks).
 
-Place in the data flow (DESIGN.md): TensorFlow's op callbacks <- **contrib.eager.execution_callbacks** <-
-contrib.eager <- compat <- cli.
+Mirrors TF 1.15's `tensorflow/python/eager/execution_callbacks.py`.
 
 TF 1.15 called each registered `callback(op_type, inputs, attrs, outputs, op_name)` after every eagerly executed
 op. TensorFlow 2.21 calls op callbacks for eager ops and for ops added to graphs; one dispatcher registered with
@@ -21,7 +20,6 @@ import tensorflow as tf
 from absl import logging
 from tensorflow.python.framework import op_callbacks  # pylint: disable=g-direct-tensorflow-import
 
-
 class ExecutionCallback(enum.Enum):
   """What an inf/nan callback does on a bad value."""
   IGNORE = "ignore"
@@ -29,10 +27,8 @@ class ExecutionCallback(enum.Enum):
   RAISE = "raise"
   WARN = "warn"
 
-
 _DEFAULT_CALLBACK_ACTION = ExecutionCallback.RAISE
 _CALLBACKS = []  # the TF 1.15 callbacks, in registration order
-
 
 class InfOrNanError(Exception):
   """An eagerly executed op produced an inf or a nan (TF 1.15's message)."""
@@ -66,7 +62,6 @@ class InfOrNanError(Exception):
   num_outputs = property(lambda self: self._num_outputs)
   value = property(lambda self: self._value)
 
-
 def inf_nan_callback(op_type, inputs, attrs, outputs, op_name, check_inf=True, check_nan=True,
                      action=_DEFAULT_CALLBACK_ACTION):
   """Acts on each output of an eager op that holds an inf (check_inf) or a nan (check_nan)."""
@@ -92,16 +87,13 @@ def inf_nan_callback(op_type, inputs, attrs, outputs, op_name, check_inf=True, c
     else:
       raise ValueError("Invalid action for inf_nan_callback: %s. Valid actions are: {PRINT | WARN | RAISE}" % action)
 
-
 def inf_callback(op_type, inputs, attrs, outputs, op_name, action=_DEFAULT_CALLBACK_ACTION):
   """inf_nan_callback for infs only."""
   inf_nan_callback(op_type, inputs, attrs, outputs, op_name, check_inf=True, check_nan=False, action=action)
 
-
 def nan_callback(op_type, inputs, attrs, outputs, op_name, action=_DEFAULT_CALLBACK_ACTION):
   """inf_nan_callback for nans only."""
   inf_nan_callback(op_type, inputs, attrs, outputs, op_name, check_inf=False, check_nan=True, action=action)
-
 
 def _dispatch(op_type, inputs, attrs, outputs, op_name=None, graph=None):
   """TensorFlow's op callback: the TF 1.15 callbacks, for eagerly executed ops only."""
@@ -112,20 +104,17 @@ def _dispatch(op_type, inputs, attrs, outputs, op_name=None, graph=None):
     callback(op_type, inputs, attrs, outputs, op_name)
   return None
 
-
 def add_execution_callback(callback):
   """Calls `callback(op_type, inputs, attrs, outputs, op_name)` after every eagerly executed op."""
   if not _CALLBACKS:
     op_callbacks.add_op_callback(_dispatch)
   _CALLBACKS.append(callback)
 
-
 def clear_execution_callbacks():
   """Removes every execution callback."""
   if _CALLBACKS:
     op_callbacks.remove_op_callback(_dispatch)
   del _CALLBACKS[:]
-
 
 def seterr(inf_or_nan=None):
   """Sets what eager ops do on an inf or nan output ('ignore', 'print', 'warn', 'raise'); returns the old setting."""
@@ -146,7 +135,6 @@ def seterr(inf_or_nan=None):
     if inf_or_nan != ExecutionCallback.IGNORE:
       add_execution_callback(functools.partial(inf_nan_callback, action=inf_or_nan))
   return old_settings
-
 
 @contextlib.contextmanager
 def errstate(inf_or_nan=None):

@@ -1,7 +1,6 @@
 """`tf.contrib.eager.metrics` (`tfe.metrics`): TF 1.15's object metrics, for eager and graph code.
 
-Place in the data flow (DESIGN.md): tf.compat.v1 variables, tf.function, tf.summary <- **contrib.eager.metrics**
-<- contrib.eager <- compat <- cli.
+Mirrors TF 1.15's `tensorflow/contrib/eager/python/metrics.py`.
 
 A metric is called on each batch (`m(values)`, `m(labels, predictions)`) and accumulates into its variables;
 `m.result()` is the value (a Mean also writes it as a scalar summary when a default summary writer is set);
@@ -19,7 +18,6 @@ import tf1clip.contrib.summary as contrib_summary
 
 V1 = tf.compat.v1
 _TO_REPLACE = re.compile("[^A-Za-z0-9.]")
-
 
 class Metric(tf.__internal__.tracking.Trackable):
   """A metric: `build` makes its variables on the first call, `call` updates them, `result` reads them."""
@@ -120,7 +118,6 @@ class Metric(tf.__internal__.tracking.Trackable):
       self._initial_values[v] = v.value()
     return v
 
-
 class Mean(Metric):
   """The (weighted) mean of every value it was called with."""
 
@@ -161,11 +158,9 @@ class Mean(Metric):
       write_summary_f()
     return t
 
-
 def _check_shapes(labels, predictions, message, first_axis=False):
   shape = tf.shape(predictions)[0] if first_axis else tf.shape(predictions)
   V1.assert_equal(tf.shape(labels), shape, message=message)
-
 
 class Accuracy(Mean):
   """The fraction of labels equal to the predictions."""
@@ -177,7 +172,6 @@ class Accuracy(Mean):
     _check_shapes(labels, predictions, "Shapes of labels and predictions are unequal")
     super().call(tf.cast(tf.equal(labels, predictions), self.dtype), weights=weights)
     return (labels, predictions) if weights is None else (labels, predictions, weights)
-
 
 class CategoricalAccuracy(Mean):
   """The fraction of rows whose one-hot label's argmax is the predictions' argmax."""
@@ -192,7 +186,6 @@ class CategoricalAccuracy(Mean):
     super().call(tf.cast(tf.equal(labels, predictions), self.dtype), weights=weights)
     return (labels, predictions) if weights is None else (labels, predictions, weights)
 
-
 class BinaryAccuracy(Mean):
   """The fraction of boolean labels equal to `predictions > threshold`."""
 
@@ -206,7 +199,6 @@ class BinaryAccuracy(Mean):
     labels = tf.cast(labels, tf.bool)
     super().call(tf.cast(tf.equal(labels, predictions), self.dtype), weights=weights)
     return (labels, predictions) if weights is None else (labels, predictions, weights)
-
 
 class SparseAccuracy(Mean):
   """The fraction of integer labels equal to the predictions' argmax."""

@@ -1,7 +1,6 @@
 """`tfe.Network`, `tfe.Sequential` and `tfe.save_network_checkpoint` / `tfe.restore_network_checkpoint`.
 
-Place in the data flow (DESIGN.md): tf-keras' legacy tf.layers, tf.compat.v1 variable scopes and Saver <-
-**contrib.eager.network** <- contrib.eager <- compat <- cli.
+Mirrors TF 1.15's `tensorflow/contrib/eager/python/network.py`.
 
 TF 1.15's contrib/eager/python/network.py on TensorFlow 2.21: a `Network` is a tf.layers `Layer` (tf-keras'
 legacy `Layer`, the class `tf.layers` serves under tf1clip) that holds the layers given to `track_layer`; its
@@ -28,31 +27,22 @@ _BaseLayer = _tf_layers.Layer
 # pylint: disable=protected-access
 # As in TF 1.15: Network reaches into its sub-layers' (and its parent's) naming and scope state.
 
+# What TF 1.15 told a Network's user to move to (its deprecation warning and its object-checkpoint error).
 _NETWORK_DEPRECATION_MESSAGE = (
-    "Please inherit from `tf.keras.Model`, and see its documentation for "
-    "details. `tf.keras.Model` should be a drop-in replacement for "
-    "`tfe.Network` in most cases, but note that `track_layer` is no longer "
-    "necessary or supported. Instead, `Layer` instances are tracked on "
-    "attribute assignment (see the section of `tf.keras.Model`'s documentation "
-    "on subclassing). Since the output of `track_layer` is often assigned to "
-    "an attribute anyway, most code can be ported by simply removing the "
-    "`track_layer` calls.\n\n`tf.keras.Model` works with all TensorFlow "
-    "`Layer` instances, including those from `tf.layers`, but switching to "
-    "the `tf.keras.layers` versions along with the migration to "
-    "`tf.keras.Model` is recommended, since it will preserve variable names. "
-    "Feel free to import it with an alias to avoid excess typing :).")
-
+    "Subclass `tf.keras.Model` instead (see its documentation): it replaces `tfe.Network` in most code. "
+    "`track_layer` is neither needed nor supported there, since a Model tracks the `Layer`s assigned to its "
+    "attributes, so porting is mostly deleting the `track_layer` calls (their result is usually assigned to an "
+    "attribute already).\n\n`tf.keras.Model` takes every TensorFlow `Layer`, `tf.layers` ones included; moving to "
+    "the `tf.keras.layers` versions together with `tf.keras.Model` keeps the variable names.")
 
 def _network_name_scope_naming(current_variable_scope):
   """Op naming matching variable naming (kept for code that reads it; TF 1.15's Layer no longer calls it)."""
   return current_variable_scope.name + "/"
 
-
 def _shared_name(variable):
   """The variable's name without ":0" (TF's `Variable._shared_name`)."""
   name = variable.name
   return name[:name.index(":")] if ":" in name else name
-
 
 def _fn_args(fn):
   """The positional argument names of `fn` (TF 1.15's function_utils.fn_args: partials, callable objects)."""
@@ -65,7 +55,6 @@ def _fn_args(fn):
   if inspect.ismethod(fn) and args:
     args.pop(0)
   return tuple(args)
-
 
 class Network(_BaseLayer):
   """Represents the composition of a set of Layers (TF 1.15's `tfe.Network`; deprecated there for tf.keras.Model).
@@ -118,89 +107,74 @@ class Network(_BaseLayer):
     self._name = name
     self._base_name = None
 
+  def _scope_names_at_init(self):
+    """The names (relative to the scope this Network was made in) of the scopes that existed then, which an
+    anonymous top-level Network's name must avoid ("" entries, other scopes' names: None)."""
+    outer = self._default_parent_variable_scope.name
+    prefix = outer + "/" if outer else ""
+    return {name[len(prefix):] if name.startswith(prefix) else None
+            for name in self._variable_scope_counts_on_init if name}
+
   def _finalize_name(self, parent_network):
     if not self._name:
-      # An anonymous Network: make up a unique name.
+      # anonymous: numbered among the parent's sub-layers, or (top-level) in the graph's name-uid map
       if parent_network:
-        avoid_names = parent_network._owned_layers
-        name_uid_map = parent_network._sub_layer_name_uids
+        uids, avoid = parent_network._sub_layer_name_uids, parent_network._owned_layers
       else:
-        name_uid_map = None  # the default graph's Keras name-uid map
-        # Avoid the names of the scopes that existed (in the scope we are nested in) at init.
-        strip_name = self._default_parent_variable_scope.name
-        if strip_name:
-          strip_name += "/"
-
-        def _strip_on_init_scope(name):
-          if name.startswith(strip_name):
-            return name[len(strip_name):]
-          return None
-
-        avoid_names = set(_strip_on_init_scope(name) for name in self._variable_scope_counts_on_init.keys() if name)
+        uids, avoid = None, self._scope_names_at_init()
       self._name, self._base_name = self._make_unique_name(
-          name_uid_map=name_uid_map, avoid_names=avoid_names, namespace=self._default_parent_variable_scope.name,
-          zero_based=True)
-    if self._first_parent is None or (self._first_parent and self._first_parent() is None):  # False = no parent
-      # Remember the parent Network so that the scope name we get can be checked later.
-      if not parent_network:
-        self._first_parent = parent_network
-      else:
-        self._first_parent = weakref.ref(parent_network)
+          name_uid_map=uids, avoid_names=avoid, namespace=self._default_parent_variable_scope.name, zero_based=True)
+    if self._parent() is None:
+      # the first parent is remembered (False: none, a top-level Network) to check the scope name against later
+      self._first_parent = weakref.ref(parent_network) if parent_network else parent_network
+
+  def _parent(self):
+    """The first parent Network; None when not yet added to one, or gone; False for a top-level Network."""
+    if not self._first_parent:
+      return self._first_parent
+    return self._first_parent()
+
+  def _name_taken(self):
+    return ValueError("A Network named '%s' already exists (or a variable_scope was created with this name). Names "
+                      "must be unique." % (self._name,))
 
   def _set_scope(self, scope=None):
-    if self._scope is None:
-      if not self._first_parent:
-        first_parent = self._first_parent
-      else:
-        first_parent = self._first_parent()
-      if first_parent is None:
-        # Never added to another Network (or that Network was garbage collected before this one was called): a
-        # top-level Network. False makes that stick if we're added to a Network later.
-        self._finalize_name(parent_network=False)
-      if scope is not None:
-        raise ValueError("Networks may not be created with explicit scopes.")
-      if first_parent:
-        first_parent._set_scope()
-        parent_scope = first_parent._scope
-      else:
-        parent_scope = self._default_parent_variable_scope
-      with V1.variable_scope(parent_scope) as parent_vs:
-        expected_scope_name = parent_vs.name + "/" + self._name
-        if expected_scope_name in self._variable_scope_counts_on_init:
-          raise ValueError(("A Network named '%s' already exists (or a variable_scope was created with this name). "
-                            "Names must be unique.") % (self._name,))
-        # Make sure variables with this prefix will be unique.
-        with V1.variable_scope(None, use_resource=True, default_name=self._name) as scope:
-          self._scope = scope
-          scope_name = scope.name
-          suffix_start = scope_name.rfind("/") + 1
-          scope_suffix = scope_name[suffix_start:]
-          scope_prefix = scope_name[:suffix_start]
-          if scope_suffix != self._name:
-            raise ValueError(("A Network named '%s' already exists (or a variable_scope was created with this "
-                              "name). Names must be unique.") % (self._name,))
-          if first_parent and scope_prefix[:-1] != first_parent.scope_name:
-            raise ValueError(
-                ("Network variable names must match a nesting of sub-Network names. Expected prefix '%s' from "
-                 "parent network, but got '%s' when attempting to create a variable_scope for Network '%s'. "
-                 "Likely an explicit variable_scope was inserted into the nesting.") %
-                (first_parent.scope_name, scope_prefix[:-1], self._name))
-          elif not first_parent and scope_prefix:
-            # Not nested in a Network but in a variable_scope: the name takes on the full scope prefix.
-            self._name = scope_name
-
-      for non_network_sublayer in self._non_network_sublayers:
-        self._set_scope_for_nonnetwork_sublayer(non_network_sublayer)
+    if self._scope is not None:
+      return
+    parent = self._parent()
+    if parent is None:
+      # never added to a Network (or its parent is gone): top-level from now on, even if added to one later
+      self._finalize_name(parent_network=False)
+    if scope is not None:
+      raise ValueError("Networks may not be created with explicit scopes.")
+    if parent:
+      parent._set_scope()
+    with V1.variable_scope(parent._scope if parent else self._default_parent_variable_scope) as outer:
+      if outer.name + "/" + self._name in self._variable_scope_counts_on_init:
+        raise self._name_taken()
+      # default_name makes the scope unique; a suffix added to it means the name was taken
+      with V1.variable_scope(None, use_resource=True, default_name=self._name) as scope:
+        self._scope = scope
+        prefix, _, own = scope.name.rpartition("/")
+        if own != self._name:
+          raise self._name_taken()
+        if parent and prefix != parent.scope_name:
+          raise ValueError(
+              "Network variable names must match a nesting of sub-Network names. Expected prefix '%s' from parent "
+              "network, but got '%s' when attempting to create a variable_scope for Network '%s'. Likely an "
+              "explicit variable_scope was inserted into the nesting." % (parent.scope_name, prefix, self._name))
+        if not parent and prefix:
+          # inside a variable_scope but no Network: the name takes the scope's full prefix
+          self._name = scope.name
+    for sublayer in self._non_network_sublayers:
+      self._set_scope_for_nonnetwork_sublayer(sublayer)
 
   def _set_scope_for_nonnetwork_sublayer(self, sublayer):
     if sublayer._scope is None:
-      if sublayer._first_parent is None:
-        constituent_first_parent = None
-      else:
-        constituent_first_parent = sublayer._first_parent()
-      if constituent_first_parent:
-        constituent_first_parent._set_scope()
-        parent_scope = constituent_first_parent._scope
+      owner = None if sublayer._first_parent is None else sublayer._first_parent()
+      if owner:
+        owner._set_scope()
+        parent_scope = owner._scope
       else:
         self._finalize_name(False)
         raise ValueError(("The parent of a Layer added to Network %s was garbage collected before the Layer was "
@@ -238,17 +212,14 @@ class Network(_BaseLayer):
     else:
       # A non-Network layer is renamed to the Network's conventions (anonymous layers are numbered per Network),
       # isolating Network variable naming from layers built outside it.
+      unowned = not hasattr(layer, "_first_parent") or layer._first_parent() is None
+      if not layer.built and unowned:
+        if layer._name != layer._base_name:
+          # an anonymous layer (its name differs from its base name): numbered among this Network's layers
+          layer._name, layer._base_name = layer._make_unique_name(
+              name_uid_map=self._sub_layer_name_uids, avoid_names=self._owned_layers, zero_based=True)
+        layer._first_parent = weakref.ref(self)
       if not layer.built:
-        if not hasattr(layer, "_first_parent"):
-          dereferenced_layer_first_parent = None
-        else:
-          dereferenced_layer_first_parent = layer._first_parent()
-        if dereferenced_layer_first_parent is None:
-          if layer._name != layer._base_name:
-            # name and base_name differ: the Layer was named anonymously, rename it. An explicit name is kept.
-            layer._name, layer._base_name = layer._make_unique_name(
-                name_uid_map=self._sub_layer_name_uids, avoid_names=self._owned_layers, zero_based=True)
-          layer._first_parent = weakref.ref(self)
         self._non_network_sublayers.append(layer)
     if not layer.built and layer._first_parent and self is layer._first_parent():
       if layer.name in self._owned_layers:
@@ -265,42 +236,29 @@ class Network(_BaseLayer):
     Raises:
       ValueError: neither or both of `name` and `index` given, or no such layer.
     """
-    if index is not None:
-      if name is not None:
-        raise ValueError("Exactly one of 'index' or 'name' must be provided")
-      if len(self._layers) <= index:
-        raise ValueError("Was asked to retrieve layer at index " + str(index) + " but model only has " +
-                         str(len(self._layers)) + " layers.")
-      return self._layers[index]
-    if not name:
-      raise ValueError("Provide either a layer name or layer index.")
-    for layer in self._layers:
-      if layer.name == name:
-        return layer
-    raise ValueError("No such layer: " + name)
+    if index is None:
+      if not name:
+        raise ValueError("Provide either a layer name or layer index.")
+      named = [layer for layer in self._layers if layer.name == name]
+      if not named:
+        raise ValueError("No such layer: " + name)
+      return named[0]
+    if name is not None:
+      raise ValueError("Exactly one of 'index' or 'name' must be provided")
+    if index >= len(self._layers):
+      raise ValueError("Was asked to retrieve layer at index %s but model only has %d layers." %
+                       (index, len(self._layers)))
+    return self._layers[index]
 
   # The Layer interface.
 
-  @property
-  def weights(self):
-    weights = []
-    for layer in self._layers:
-      weights += layer.weights
-    return weights
+  def _of_layers(self, attribute):
+    """The concatenation of `attribute` (a list) over the tracked layers, in order."""
+    return [item for layer in self._layers for item in getattr(layer, attribute)]
 
-  @property
-  def trainable_weights(self):
-    weights = []
-    for layer in self._layers:
-      weights += layer.trainable_weights
-    return weights
-
-  @property
-  def non_trainable_weights(self):
-    weights = []
-    for layer in self._layers:
-      weights += layer.non_trainable_weights
-    return weights
+  weights = property(lambda self: self._of_layers("weights"))
+  trainable_weights = property(lambda self: self._of_layers("trainable_weights"))
+  non_trainable_weights = property(lambda self: self._of_layers("non_trainable_weights"))
 
   @property
   def trainable(self):
@@ -319,10 +277,7 @@ class Network(_BaseLayer):
   @property
   def updates(self):
     """This Network's updates and its layers' (TF 1.15's Layer gathered children's updates)."""
-    updates = list(super().updates)
-    for layer in self._layers:
-      updates += layer.updates
-    return updates
+    return list(super().updates) + self._of_layers("updates")
 
   def add_variable(self, name, shape, dtype=None, initializer=None, regularizer=None, trainable=True,
                    constraint=None):
@@ -336,11 +291,7 @@ class Network(_BaseLayer):
   @property
   def losses(self):
     """The losses of the Network's layers (eagerly, regularizers are evaluated here)."""
-    layer_losses = []
-    for layer in self.layers:
-      layer_losses.extend(layer.losses)
-    return layer_losses
-
+    return self._of_layers("losses")
 
 class Sequential(Network):
   """A linear sequence of Layers or functions: each one's output is the next one's input.
@@ -352,10 +303,9 @@ class Sequential(Network):
 
   def __init__(self, layers_funcs=None, name=None):
     super().__init__(name=name)
-    self._layers_funcs = []
-    if layers_funcs:
-      for l in layers_funcs:
-        self.add(l)
+    self._layers_funcs = []  # (takes `training`?, layer or function), in order
+    for layer_func in layers_funcs or ():
+      self.add(layer_func)
 
   def add(self, layer_func):
     if isinstance(layer_func, _BaseLayer):
@@ -369,18 +319,10 @@ class Sequential(Network):
     self._layers_funcs.append((("training" in args), layer_func))
 
   def call(self, inputs, training=None):
-    """Calls each Layer in the order they were added."""
-    if training is None:
-      for _, l in self._layers_funcs:
-        inputs = l(inputs)
-    else:
-      for has_training_arg, l in self._layers_funcs:
-        if has_training_arg:
-          inputs = l(inputs, training)
-        else:
-          inputs = l(inputs)
+    """Calls each Layer in the order they were added (passing `training` to those that take it, if given)."""
+    for takes_training, layer_func in self._layers_funcs:
+      inputs = layer_func(inputs, training) if takes_training and training is not None else layer_func(inputs)
     return inputs
-
 
 _DeferredRestoration = collections.namedtuple("_DeferredRestoration", [
     "map_func",  # the map_func to use (the user's or the default)
@@ -391,7 +333,6 @@ _DeferredRestoration = collections.namedtuple("_DeferredRestoration", [
     "network_name",  # for error messages
     "network_scope_name",
 ])
-
 
 def _default_naming_conflict_error_message(mapped_name, first_variable, second_variable, network_name,
                                            network_scope_name):
@@ -406,7 +347,6 @@ def _default_naming_conflict_error_message(mapped_name, first_variable, second_v
           (network_name, network_scope_name, mapped_name, _shared_name(first_variable),
            _shared_name(second_variable), network_scope_name))
 
-
 def _restore_custom_map_func_error_message(mapped_name, first_variable, second_variable, network_name,
                                            network_scope_name):
   return (("The map_func passed to restore_network_checkpoint for the Network '%s' resulted in two variables "
@@ -418,7 +358,6 @@ def _restore_custom_map_func_error_message(mapped_name, first_variable, second_v
            "they will have that Network's full variable prefix instead.") %
           (network_name, mapped_name, _shared_name(first_variable), _shared_name(second_variable),
            network_scope_name))
-
 
 def _make_custom_getter_for_deferred_restorations():
   """(custom getter, its list of _DeferredRestoration): the getter gives new variables their checkpointed value.
@@ -463,7 +402,6 @@ def _make_custom_getter_for_deferred_restorations():
 
   return _custom_getter, deferred_restorations
 
-
 def _make_prefix_stripping_map_fn(scope_name):
   """The default map_func: strips `scope_name + "/"` off variable names (others stay fully qualified)."""
 
@@ -475,10 +413,8 @@ def _make_prefix_stripping_map_fn(scope_name):
 
   return _strip_variable_prefix
 
-
 def _default_session():
   return None if tf.executing_eagerly() else V1.get_default_session()
-
 
 def save_network_checkpoint(network, save_path, global_step=None, map_func=None):
   """Saves the Network's variables to a checkpoint; returns the checkpoint prefix.
@@ -523,7 +459,6 @@ def save_network_checkpoint(network, save_path, global_step=None, map_func=None)
   return V1.train.Saver(variable_map).save(sess=_default_session(), save_path=save_path, write_meta_graph=False,
                                            global_step=global_step)
 
-
 def _add_deferred_restoration(layer, deferred_restoration):
   """Adds `deferred_restoration` to `layer` and all its children (the newest request wins for a variable)."""
   if isinstance(layer, Network):
@@ -539,7 +474,6 @@ def _add_deferred_restoration(layer, deferred_restoration):
       if not isinstance(sublayer, Network):
         layer._set_scope_for_nonnetwork_sublayer(sublayer)
       _add_deferred_restoration(sublayer, deferred_restoration)
-
 
 def _restore_existing_variables(network, save_path, map_func, user_map_func):
   """Restores the Network's existing variables with a Saver; returns {checkpoint name: variable} of them.
@@ -562,7 +496,6 @@ def _restore_existing_variables(network, save_path, map_func, user_map_func):
                                                                           save_path=save_path)
   return existing_variables_by_checkpoint_name
 
-
 def _set_restore_on_create(network, save_path, map_func, user_map_func, existing_variables_by_checkpoint_name):
   """Requests deferred restorations of the checkpoint's entries that no existing variable took."""
   checkpoint_reader = tf.train.load_checkpoint(save_path)
@@ -581,7 +514,6 @@ def _set_restore_on_create(network, save_path, map_func, user_map_func, existing
         checkpointed_variables_to_restore=checkpointed_variables_to_restore, restored_variables={},
         session=_default_session(), network_name=network.name, network_scope_name=network.scope_name)
     _add_deferred_restoration(network, deferred_restoration)
-
 
 def restore_network_checkpoint(network, save_path, map_func=None):
   """Restores the Network from a checkpoint.

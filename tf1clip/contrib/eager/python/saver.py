@@ -1,7 +1,6 @@
 """`tfe.Saver`, `tfe.restore_variables_on_create`, `tfe.get_optimizer_variables`: TF 1.x eager checkpoints by name.
 
-Place in the data flow (DESIGN.md): tf.compat.v1.train.Saver, TensorFlow's ResourceVariable <-
-**contrib.eager.saver** <- contrib.eager <- compat <- cli.
+Mirrors TF 1.15's `tensorflow/contrib/eager/python/saver.py`.
 
 `Saver(var_list)` saves and restores eager variables under their names with tf.compat.v1.train.Saver (the same
 name-based checkpoints tf.train.Saver writes in a graph, so TF 1.15's eager checkpoints restore). Inside
@@ -18,14 +17,11 @@ import tensorflow as tf
 
 V1 = tf.compat.v1
 
-
 def _resource_variable_class():
   from tensorflow.python.ops import resource_variable_ops  # pylint: disable=import-outside-toplevel
   return resource_variable_ops.ResourceVariable
 
-
 _KERAS_COUNTERS = {"depth": 0}
-
 
 @contextlib.contextmanager
 def _keras_counters_unrestored():
@@ -50,7 +46,6 @@ def _keras_counters_unrestored():
     yield
   finally:
     model_class._init_batch_counters = old  # pylint: disable=protected-access
-
 
 @contextlib.contextmanager
 def restore_variables_on_create(save_path, map_func=None):
@@ -97,7 +92,6 @@ def restore_variables_on_create(save_path, map_func=None):
   finally:
     cls._init_from_args = old_init  # pylint: disable=protected-access
 
-
 class Saver:
   """Saves and restores eager variables by name (`tf.train.Saver` for eager code)."""
 
@@ -114,7 +108,6 @@ class Saver:
   def restore(self, file_prefix):
     """Assigns the variables their values in the checkpoint `file_prefix`."""
     self._saver.restore(None, file_prefix)
-
 
 def get_optimizer_variables(optimizer):
   """The optimizer's own variables (slots, beta powers): `optimizer.variables()`."""

@@ -1,7 +1,6 @@
 """`tf.contrib.model_pruning`'s pruning: masks on weights and the Pruning class that updates them, TF 1.15's code.
 
-Place in the data flow (DESIGN.md): contrib.model_pruning.pruning_utils / core_layers, contrib.training's HParams <-
-**contrib.model_pruning.pruning** <- compat <- cli.
+Mirrors TF 1.15's `tensorflow/contrib/model_pruning/python/pruning.py`.
 
     pruning_hparams = get_pruning_hparams().parse("target_sparsity=0.9,pruning_frequency=2")
     p = Pruning(pruning_hparams, global_step=global_step)
@@ -32,7 +31,6 @@ _MASKED_WEIGHT_COLLECTION = core.MASKED_WEIGHT_COLLECTION
 _WEIGHT_COLLECTION = core.WEIGHT_COLLECTION
 _MASKED_WEIGHT_NAME = core.MASKED_WEIGHT_NAME
 
-
 def apply_mask(x, scope=""):
   """Creates `<scope>/mask` and `<scope>/threshold` for weight tensor `x`; returns mask * x.
 
@@ -61,32 +59,26 @@ def apply_mask(x, scope=""):
     tf.compat.v1.add_to_collection(_WEIGHT_COLLECTION, x)
   return masked_weights
 
-
 def get_masked_weights():
   """The `masked_weights` collection: every mask * weight tensor."""
   return tf.compat.v1.get_collection(_MASKED_WEIGHT_COLLECTION)
-
 
 def get_masks():
   """The `masks` collection: every mask variable."""
   return tf.compat.v1.get_collection(_MASK_COLLECTION)
 
-
 def get_thresholds():
   """The `thresholds` collection: every threshold variable."""
   return tf.compat.v1.get_collection(_THRESHOLD_COLLECTION)
-
 
 def get_weights():
   """The `kernel` collection: every weight that has a mask."""
   return tf.compat.v1.get_collection(_WEIGHT_COLLECTION)
 
-
 def get_weight_sparsity():
   """A list of each mask's fraction of zeros (a scalar tensor per mask)."""
   masks = get_masks()
   return [tf.math.zero_fraction(mask) for mask in masks]
-
 
 def get_pruning_hparams():
   """The pruning hyperparameters with TF 1.15's defaults, as a contrib.training HParams.
@@ -126,7 +118,6 @@ def get_pruning_hparams():
       sparsity_function_end_step=100,
       sparsity_function_exponent=3.0,
       use_tpu=False)
-
 
 class Pruning(object):
   """Builds the ops that update every mask of the pruning collections to the scheduled sparsity."""

@@ -1,7 +1,6 @@
 """`tf.contrib.model_pruning`'s pruning_utils: the mask / threshold variables and the block-pruning helpers.
 
-Place in the data flow (DESIGN.md): tf ops <- **contrib.model_pruning.pruning_utils** <- contrib.model_pruning.pruning
-<- compat <- cli.
+Mirrors TF 1.15's `tensorflow/contrib/model_pruning/python/pruning_utils.py`.
 
 TF 1.15's code: `weight_mask_variable` / `weight_threshold_variable` create `<scope>/mask` (ones, the weight's
 shape) and `<scope>/threshold` (a zero scalar), non-trainable; `expand_tensor` (a Kronecker product with a block of
@@ -12,14 +11,12 @@ assign helpers for plain and partitioned variables.
 import numpy as np
 import tensorflow as tf
 
-
 def weight_mask_variable(var, scope):
   """The mask variable `<scope>/mask` of `var`'s shape and dtype, initialized to ones, not trainable."""
   with tf.compat.v1.variable_scope(scope):
     mask = tf.compat.v1.get_variable("mask", var.get_shape(), initializer=tf.compat.v1.ones_initializer(),
                                      trainable=False, dtype=var.dtype)
   return mask
-
 
 def weight_threshold_variable(var, scope):
   """The scalar threshold variable `<scope>/threshold` of `var`'s dtype, initialized to 0, not trainable."""
@@ -28,7 +25,6 @@ def weight_threshold_variable(var, scope):
                                           trainable=False, dtype=var.dtype)
     return threshold
 
-
 def kronecker_product(mat1, mat2):
   """The Kronecker product [m*p, n*q] of matrices mat1 [m, n] and mat2 [p, q]."""
   m1, n1 = mat1.get_shape().as_list()
@@ -36,7 +32,6 @@ def kronecker_product(mat1, mat2):
   m2, n2 = mat2.get_shape().as_list()
   mat2_rsh = tf.reshape(mat2, [1, m2, 1, n2])
   return tf.reshape(mat1_rsh * mat2_rsh, [m1 * m2, n1 * n2])
-
 
 def expand_tensor(tensor, block_dims):
   """Expands a 2D tensor by repeating each value into a block of `block_dims` [height, width].
@@ -88,7 +83,6 @@ def expand_tensor(tensor, block_dims):
 
   return expanded_tensor
 
-
 def factorized_pool(input_tensor, window_shape, pooling_type, strides, padding, name=None):
   """m x n pooling of a rank-2 tensor done as 1 x m then 1 x n pooling.
 
@@ -122,7 +116,6 @@ def factorized_pool(input_tensor, window_shape, pooling_type, strides, padding, 
 
   return tf.squeeze(tf.transpose(width_pooling, perm=[0, 1, 3, 2]), axis=[0, 1])
 
-
 def determine_partitioned_axis(partitioned_variable):
   """The one axis along which `partitioned_variable` is split (ValueError if not exactly one)."""
   partitioned_axis = 0
@@ -136,11 +129,9 @@ def determine_partitioned_axis(partitioned_variable):
     partitioned_axis = np.where(maybe_partitioned_axis)[0][0]
   return partitioned_axis
 
-
 def variable_assign(var, new_value):
   """`tf.assign(var, new_value)` named `<var>_assign`."""
   return tf.compat.v1.assign(var, new_value, name=var.op.name + "_assign")
-
 
 def partitioned_variable_assign(partitioned_var, new_value):
   """One op that assigns the matching slice of `new_value` to each partition of `partitioned_var`."""

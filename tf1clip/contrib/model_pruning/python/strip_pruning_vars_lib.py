@@ -1,7 +1,6 @@
 """`tf.contrib.model_pruning`'s strip_pruning_vars_lib: freeze a pruned model without its mask variables.
 
-Place in the data flow (DESIGN.md): tf.compat.v1 graph_util / Saver <- **contrib.model_pruning.strip_pruning_vars_lib**
-<- compat <- cli.
+Mirrors TF 1.15's `tensorflow/contrib/model_pruning/python/strip_pruning_vars_lib.py`.
 
 TF 1.15's code: `graph_def_from_checkpoint(dir, outputs)` restores the latest checkpoint of `dir` from its
 meta graph and freezes the variables into constants; `strip_pruning_vars_fn(graph_def, outputs)` evaluates every
@@ -12,7 +11,6 @@ outputs need, so the masks and unmasked weights drop out.
 import numpy as np
 import tensorflow as tf
 
-
 def _node_name(tensor_name):
   """Remove the trailing ':0' from the variable name."""
   if ":" not in tensor_name:
@@ -20,14 +18,12 @@ def _node_name(tensor_name):
 
   return tensor_name.split(":")[0]
 
-
 def _tensor_name(node_name):
   """Appends the :0 in the op name to get the canonical tensor name."""
   if ":" in node_name:
     return node_name
 
   return node_name + ":0"
-
 
 def _get_masked_weights(input_graph_def):
   """Extracts masked_weights from the graph as a dict of {var_name:ndarray}."""
@@ -45,7 +41,6 @@ def _get_masked_weights(input_graph_def):
               100 - float(100 * np.count_nonzero(masked_weight_val)) / np.size(masked_weight_val))
           masked_weights_dict.update({node.name: masked_weight_val})
   return masked_weights_dict
-
 
 def strip_pruning_vars_fn(input_graph_def, output_node_names):
   """Replaces each `masked_weight` node by a Const of its value and drops what the outputs no longer need.
@@ -79,7 +74,6 @@ def strip_pruning_vars_fn(input_graph_def, output_node_names):
 
   # Remove stranded nodes: mask and weights
   return tf.compat.v1.graph_util.extract_sub_graph(pruned_graph_def, output_node_names)
-
 
 def graph_def_from_checkpoint(checkpoint_dir, output_node_names):
   """The GraphDef of the latest checkpoint in `checkpoint_dir`, its variables frozen into constants.

@@ -1,7 +1,6 @@
 """`tf.contrib.specs.params_ops`: the environment of the "params" DSL (random hyperparameters), TF 1.15's code.
 
-Place in the data flow (DESIGN.md): Python's math and random <- **contrib.specs.params_ops** <- contrib.specs.specs
-<- compat <- cli.
+Mirrors TF 1.15's `tensorflow/contrib/specs/python/params_ops.py`.
 
 `specs.eval_params("n=Li(5,500); d=Ui(1,5)")` executes its string with this module's names as globals: the
 random primitives below (Python's `random`, the same draws for the same `random.seed` as under TF 1.15's Python
@@ -23,31 +22,25 @@ from tf1clip.contrib import catalog as _catalog
 
 # pylint: disable=invalid-name  (operators of the DSL, not regular Python functions)
 
-
 def Uf(lo=0.0, hi=1.0):
   """Uniformly distributed floating number."""
   return random.uniform(lo, hi)
-
 
 def Ui(lo, hi):
   """Uniformly distributed integer, inclusive limits."""
   return random.randint(lo, hi)
 
-
 def Lf(lo, hi):
   """Log-uniform distributed floating point number."""
   return math.exp(random.uniform(math.log(lo), math.log(hi)))
-
 
 def Li(lo, hi):
   """Log-uniform distributed integer, inclusive limits."""
   return int(math.floor(math.exp(random.uniform(math.log(lo), math.log(hi + 1 - 1e-5)))))
 
-
 def Nt(mu, sigma, limit=3.0):
   """Normally distributed floating point number with truncation."""
   return min(max(random.gauss(mu, sigma), mu - limit * sigma), mu + limit * sigma)
-
 
 # pylint: enable=invalid-name
 

@@ -1,96 +1,87 @@
-"""`tf.contrib.specs.specs`: builds TensorFlow networks from specs strings (`create_net`, ...), TF 1.15's code.
+"""Networks from specs: `create_net(spec, inputs)`, `create_net_fun`, `eval_spec`, `eval_params`, `LocalImport`.
 
-Place in the data flow (DESIGN.md): contrib.specs.specs_ops, contrib.specs.params_ops <- **contrib.specs.specs**
-<- compat <- cli.
-
-A spec is Python source run with specs_ops' names as globals (`net = Cr(64, [5, 5]) | Mp([2, 2]) | Flat | Fs(10)`);
-`create_net(spec, inputs)` applies its `net` binding to `inputs`. `eval_params` does the same for parameter
-assignments over params_ops. `with specs.ops: ...` (a `LocalImport`) binds specs_ops' names in the caller's module
-globals for the duration of the block, as TF 1.15 did.
+TF 1.15's `tensorflow/contrib/specs/python/specs.py`, written by tf1clip. A spec is Python source run with the
+specs commands (specs_ops) as its globals, e.g. `net = Cr(64, [5, 5]) | Mp([2, 2]) | Flat | Fs(10)`;
+`create_net(spec, inputs)` applies its `net` binding to `inputs`. `eval_params` runs parameter assignments over
+params_ops' random draws. `with ops:` (a `LocalImport` of specs_ops) binds the commands in the caller's module
+globals for the block.
 """
 
 import inspect
 
 from tf1clip.contrib import catalog as _catalog
-import tf1clip.contrib.specs.python.params_ops as params_ops
-import tf1clip.contrib.specs.python.specs_lib as specs_lib
-import tf1clip.contrib.specs.python.specs_ops as specs_ops
+from tf1clip.contrib.specs.python import params_ops
+from tf1clip.contrib.specs.python import specs_lib
+from tf1clip.contrib.specs.python import specs_ops
+
+
+def _run(source, language, environment):
+  """The bindings `source` makes when run with `language`'s module globals, on top of `environment`'s."""
+  specs_lib.check_keywords(source)
+  bindings = dict(environment or {})
+  exec(source, vars(language), bindings)  # pylint: disable=exec-used
+  return bindings
 
 
 def eval_params(params, environment=None):
-  """The environment `environment` (a dict) with the bindings executing the `params` assignments adds."""
-  specs_lib.check_keywords(params)
-  bindings = {}
-  if environment:
-    bindings.update(environment)
-  exec(params, vars(params_ops), bindings)  # pylint: disable=exec-used
-  return bindings
+  """The bindings of the parameter assignments `params` ("n = Li(5, 500); d = Ui(1, 5)"), over `environment`.
+
+  Raises:
+    ValueError: `params` uses a forbidden keyword (specs_lib.check_keywords); or what running it raises.
+  """
+  return _run(params, params_ops, environment)
 
 
 def eval_spec(spec, environment=None):
-  """The environment `environment` (a dict) with the bindings executing `spec` adds ("left = Cr(64, [5,5]); ...").
-
-  Args:
-    spec: specification as a string.
-    environment: a dictionary of input bindings.
-
-  Returns:
-    Environment with additional bindings created by spec.
+  """The bindings `spec` makes ("left = Cr(64, [5, 5]); right = Fc(64)"), over `environment` (a dict).
 
   Raises:
-    ValueError: `spec` contains a prohibited keyword; other exceptions raised while executing `spec`.
+    ValueError: `spec` uses a forbidden keyword; or what running it raises.
   """
-  specs_lib.check_keywords(spec)
-  bindings = {}
-  if environment:
-    bindings.update(environment)
-  exec(spec, vars(specs_ops), bindings)  # pylint: disable=exec-used
-  return bindings
+  return _run(spec, specs_ops, environment)
 
 
 def create_net_fun(spec, environment=None):
-  """The callable that instantiates the `net` binding of `spec` (ValueError if `spec` binds no `net`)."""
-  bindings = eval_spec(spec, environment)
-  net = bindings.get("net", None)
+  """The function `inputs -> network` of `spec`'s `net` binding.
+
+  Raises:
+    ValueError: `spec` binds no `net`.
+  """
+  net = eval_spec(spec, environment).get("net", None)
   if net is None:
     raise ValueError("spec failed to create 'net': %s" % (spec,))
   return net.funcall
 
 
 def create_net(spec, inputs, environment=None):
-  """Evaluates `spec` and returns its `net` applied to `inputs` (ValueError if `spec` binds no `net`)."""
+  """`spec`'s `net` built on `inputs` (ValueError when `spec` binds no `net`)."""
   return create_net_fun(spec, environment)(inputs)
 
 
 class LocalImport(object):
-  """A context manager that temporarily binds names in the module globals of the code that enters it.
+  """Binds names in the module globals of the code that enters it, for the block (then restores them).
 
-  Attributes:
-    frame: the frame in which the context manager was invoked.
-    names: a dictionary containing the new bindings.
-    old: variable bindings that have been shadowed by the import.
+  `names` is a dict or a module (its globals). As in TF 1.15, a name the module had bound to None before the
+  block is gone after it.
   """
 
   def __init__(self, names):
-    """Creates the context manager binding `names` (a dictionary, or a module whose globals to bind)."""
-    if not isinstance(names, dict):
-      names = vars(names)
-    self.names = names
+    self.names = names if isinstance(names, dict) else vars(names)
+    self._shadowed = []  # per open block: (the caller's globals, their previous values)
 
   def __enter__(self):
-    self.frame = inspect.currentframe()
-    bindings = self.frame.f_back.f_globals
-    self.old = {k: bindings.get(k, None) for k in self.names.keys()}
-    bindings.update(self.names)
+    caller_globals = inspect.currentframe().f_back.f_globals
+    self._shadowed.append((caller_globals, {k: caller_globals.get(k) for k in self.names}))
+    caller_globals.update(self.names)
 
-  def __exit__(self, some_type, value, traceback):
-    del some_type, value, traceback
-    bindings = self.frame.f_back.f_globals
-    bindings.update(self.old)
-    for k, v in self.old.items():
-      if v is None:
-        del bindings[k]
-    del self.frame
+  def __exit__(self, exc_type, exc_value, traceback):
+    del exc_type, exc_value, traceback
+    caller_globals, previous = self._shadowed.pop()
+    for key, value in previous.items():
+      if value is None:
+        caller_globals.pop(key, None)
+      else:
+        caller_globals[key] = value
 
 
 ops = LocalImport(specs_ops)

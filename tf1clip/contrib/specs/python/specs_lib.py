@@ -1,124 +1,119 @@
-"""`tf.contrib.specs.specs_lib`: the composable function objects the specs DSL is made of, TF 1.15's code.
+"""The composable function objects the specs language is made of, and its checks.
 
-Place in the data flow (DESIGN.md): Python <- **contrib.specs.specs_lib** <- contrib.specs.specs_ops <- compat <- cli.
-
-A spec value is a `Composable`: `f | g` composes (g after f), `f ** n` repeats f n times (`** 0` is the identity),
-`f + g` and `f * g` apply both to the same input and add / multiply the results. `Function(f, *args, **kw)` curries
-a Python function (calling it remembers more arguments, which go *before* the remembered ones; keywords `_0`,
-`_1`, ... fill positions), and `funcall(x)` finally applies it as `f(x, *args, **kw)`. `External` and `Import`
-wrap functions from elsewhere; `check_keywords` rejects `import`, `while`, `def` and `exec` outside quotes.
+TF 1.15's `tensorflow/contrib/specs/python/specs_lib.py`, written by tf1clip. A spec's value is a `Composable`:
+`f | g` applies f then g, `f ** n` is f applied n times (`** 0`: the identity), `f + g` and `f * g` apply both to
+the same input and add / multiply the results. `Function(f, *args, **kw)` curries a Python function: calling it
+remembers more arguments (placed before those remembered already; keywords `_0`, `_1`, ... fill positions), and
+`funcall(x)` applies `f(x, *args, **kw)`. `External` and `Import` make Functions of code from elsewhere;
+`check_keywords` refuses a spec that says `import`, `while`, `def` or `exec` outside a string.
 """
 
+import functools
 import importlib
 import operator
 import re
 
 from tf1clip.contrib import catalog as _catalog
 
-QUOTED = re.compile(r"""
-"([^"\\]|\\.)*" |
-'([^'\\]|\\.)*'
-""", re.VERBOSE)
+# A string literal of a spec (what check_keywords looks past) and the words a spec may not contain.
+QUOTED = re.compile("\n" + r'"([^"\\]|\\.)*" |' + "\n" + r"'([^'\\]|\\.)*'" + "\n", re.VERBOSE)
 KEYWORDS = re.compile(r"""\b(import|while|def|exec)\b""")
 
-debug_ = False
+debug_ = False  # set by debug(): each Function application prints what it calls
 
 
 def check_keywords(spec):
-  """Raises ValueError if `spec` contains one of the prohibited keywords (outside quoted strings)."""
-  spec = re.sub(QUOTED, "", spec)
-  match = re.search(KEYWORDS, spec)
-  if match:
-    raise ValueError("keyword '%s' found in spec" % match.group(1))
+  """Raises ValueError when `spec` uses import, while, def or exec (in its code, not inside its strings)."""
+  found = KEYWORDS.search(QUOTED.sub("", spec))
+  if found:
+    raise ValueError("keyword '%s' found in spec" % found.group(1))
 
 
 def get_positional(args, kw, kw_overrides=False):
-  """Interpolates keyword arguments of the form "_0", "_1", ... into the argument list.
+  """Moves the keywords `_<i>` of `kw` to position i of `args` (None-padding the list).
 
   Args:
-    args: argument list.
-    kw: keyword dictionary.
-    kw_overrides: whether a "_<i>" keyword replaces an argument already at position i.
+    args: the positional arguments.
+    kw: the keyword arguments, some perhaps named `_0`, `_1`, ...
+    kw_overrides: whether `_<i>` replaces an argument already at i (otherwise it fills only a None there).
 
   Returns:
-    (new_args, new_kw), the argument list and keyword dictionary with the values interpolated.
+    (args, kw) unchanged when no keyword is positional, else (the new argument list, the other keywords).
   """
-  new_kw = {k: v for k, v in kw.items() if k[0] != "_"}
-  if len(new_kw) == len(kw):
+  by_position = [(int(k[1:]), v) for k, v in kw.items() if k[0] == "_"]
+  if not by_position:
     return args, kw
-  new_args = list(args)
-  for key, value in kw.items():
-    if key[0] != "_":
-      continue
-    index = int(key[1:])
-    while len(new_args) <= index:
-      new_args += [None]
-    if kw_overrides or new_args[index] is None:
-      new_args[index] = value
-  return new_args, new_kw
+  merged = list(args)
+  merged.extend([None] * (max(i for i, _ in by_position) + 1 - len(merged)))
+  for index, value in by_position:
+    if kw_overrides or merged[index] is None:
+      merged[index] = value
+  return merged, {k: v for k, v in kw.items() if k[0] != "_"}
 
 
 class Composable(object):
-  """A composable function: `|` composes, `**` repeats, and `(f + g)(x) = f(x) + g(x)` (likewise `*`)."""
+  """A one-argument function of the specs language (`funcall(x)`), combined by `|`, `**`, `+` and `*`."""
 
   def __or__(self, f):
+    """`self | f`: self, then f."""
     return Composition(self, f)
 
   def __add__(self, g):
+    """`self + g`: both on the same input, the results added."""
     return Operator(operator.add, self, g)
 
   def __mul__(self, g):
+    """`self * g`: both on the same input, the results multiplied."""
     return Operator(operator.mul, self, g)
 
   def __pow__(self, n):
-    assert n >= 0
+    """`self ** n`: self applied n times over (`** 0` is the identity)."""
+    if n < 0:
+      raise AssertionError("a spec can be repeated 0 or more times, not %r" % (n,))
     if n == 0:
       return Function(lambda x, *args, **kw: x)
-    result = self
-    for _ in range(n - 1):
-      result = Composition(result, self)
-    return result
+    return functools.reduce(Composition, [self] * n)
 
 
 class Callable(Composable):
-  """A composable function that simply defers to a callable function."""
+  """A Composable whose `funcall(x)` is `f(x)`."""
 
   def __init__(self, f):
     self.f = f
 
   def funcall(self, x):
+    """`f(x)`."""
     return self.f(x)
 
 
 class Operator(Composable):
-  """Applies `op` to the results of applying each function of the argument list to the input."""
+  """`funcall(x)` is `op(f1.funcall(x), f2.funcall(x), ...)` of the Composables `funs`."""
 
   def __init__(self, op, *args):
     self.op = op
     self.funs = args
 
   def funcall(self, x):
-    outputs = [f.funcall(x) for f in self.funs]
-    return self.op(*outputs)
+    return self.op(*[f.funcall(x) for f in self.funs])
 
 
 class Function(Composable):
-  """A composable wrapper of a Python function that curries: `__call__` remembers arguments for `funcall`."""
+  """A curried Python function: calling it adds arguments, `funcall(x)` runs `f(x, *args, **kw)`.
+
+  Raises:
+    ValueError: `f` is not callable.
+  """
 
   def __init__(self, f, *args, **kw):
     if not callable(f):
       raise ValueError("%s: is not callable" % f)
-    self.f = f
-    self.args = list(args)
-    self.kw = kw
+    self.f, self.args, self.kw = f, list(args), kw
 
   def __call__(self, *args, **kw):
-    new_args = list(args) + self.args
-    new_kw = self.kw.copy()
-    new_kw.update(kw)
-    return Function(self.f, *new_args, **new_kw)
+    return Function(self.f, *(list(args) + self.args), **dict(self.kw, **kw))
 
   def funcall(self, x):
+    """`f(x, *args, **kw)` with the curried arguments (the `_<i>` keywords put in place)."""
     args, kw = get_positional(self.args, self.kw)
     if debug_:
       print("DEBUG:", self.f, x, args, kw)
@@ -126,35 +121,35 @@ class Function(Composable):
 
 
 class Composition(Composable):
-  """The composition of two functions: `funcall(x)` is `g.funcall(f.funcall(x))`."""
+  """`f` then `g`: `funcall(x)` is `g.funcall(f.funcall(x))`."""
 
   def __init__(self, f, g):
-    self.f = f
-    self.g = g
+    self.f, self.g = f, g
 
   def funcall(self, x):
+    """`g.funcall(f.funcall(x))`."""
     return self.g.funcall(self.f.funcall(x))
 
 
-# These are DSL names, not Python names.
-def External(module_name, function_name):  # pylint: disable=invalid-name
-  """The `Function` wrapping `function_name` of the importable module `module_name` (not a shorthand like tf.nn)."""
-  module = importlib.import_module(module_name)
-  return Function(vars(module)[function_name])
+# pylint: disable=invalid-name  (commands of the language, spelled as its other commands are)
+def External(module_name, function_name):
+  """The Function of `function_name` in the module `module_name` (imported by its full name; KeyError when the
+  module has no such name)."""
+  return Function(vars(importlib.import_module(module_name))[function_name])
 
 
-def Import(statements):  # pylint: disable=invalid-name
-  """The `Function` wrapping the `f` that executing the Python `statements` defines (ValueError without one)."""
-  environ = {}
-  exec(statements, environ)  # pylint: disable=exec-used
-  if "f" not in environ:
+def Import(statements):
+  """The Function of the `f` that the Python `statements` define (ValueError when they define none)."""
+  namespace = {}
+  exec(statements, namespace)  # pylint: disable=exec-used
+  if "f" not in namespace:
     raise ValueError("failed to define \"f\": %s", statements)
-  f = environ["f"]
-  return Function(f)
+  return Function(namespace["f"])
+# pylint: enable=invalid-name
 
 
 def debug(mode=True):
-  """Turns on/off debugging mode (each `Function` application prints its function and arguments)."""
+  """Turns the printing of every Function application on (or off)."""
   global debug_
   debug_ = mode
 

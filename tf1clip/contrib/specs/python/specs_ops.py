@@ -1,183 +1,133 @@
-"""`tf.contrib.specs.specs_ops`: the commands of the specs DSL (`Cr`, `Mp`, `Fs`, `Shared`, ...), TF 1.15's code.
+"""The commands of the specs language (`Cr`, `Mp`, `Fs`, `Conc`, `Shared`, ...): the globals a spec runs with.
 
-Place in the data flow (DESIGN.md): contrib.layers (tf-slim's layer functions), contrib.specs.specs_lib <-
-**contrib.specs.specs_ops** <- contrib.specs.specs <- compat <- cli.
+TF 1.15's `tensorflow/contrib/specs/python/specs_ops.py`, written by tf1clip. `specs.eval_spec` / `create_net` run
+a spec's source with this module's names as its globals, and `with specs.ops:` binds them all in the caller's
+module for the block; so the module holds only TF 1.15's names. The layer commands are curried tf.contrib.layers
+functions (tf-slim's `conv2d`, `fully_connected`, `max_pool2d`, ...: a spec builds TF 1.15's variables, such as
+`Conv/weights`), one command per activation: `C<a>` convolutions and `F<a>` fully connected layers with `x` (the
+layer's default), `s` sigmoid, `t` tanh, `r` relu, `m` softmax or `l` none.
 
-`specs.eval_spec` / `create_net` execute a spec string with this module's names as globals. The layers are
-tf.contrib.layers' (tf-slim's own `conv2d`, `fully_connected`, `max_pool2d`, ... the objects `slim.arg_scope`
-decorates), so a spec builds TF 1.15's variables (`Conv/weights`, `fully_connected_1/biases`, ...) and ops. The
-TF 1.15 modules its namespace leaked to specs (`layers`, `array_ops`, `math_ops`, `nn`, `nn_ops`, `logging_ops`,
-`variable_scope`) are here too, so a spec naming them (`Fun(nn_ops.relu)`) still runs: `layers` is
-tf.contrib.layers itself, `nn` / `nn_ops` are tf.compat.v1.nn and the others tf.compat.v1, the public namespaces
-that hold the same functions (`array_ops.concat`, `math_ops.sigmoid`, `variable_scope.get_variable`, ...).
+TF 1.15's module also lent a spec the modules it imported (`layers`, `array_ops`, `math_ops`, `nn`, `nn_ops`,
+`logging_ops`, `variable_scope`): a spec that names them (`Fun(nn_ops.relu)`) runs here too, `layers` being
+tf.contrib.layers itself and the others the tf.compat.v1 namespaces holding the same functions.
 """
 
 import tensorflow as tf
 
 from tf1clip.contrib import catalog as _catalog
-import tf1clip.contrib.layers as layers  # leaked by TF 1.15's module too (tf.contrib.specs.layers)
-import tf1clip.contrib.specs.python.specs_lib as specs_lib
+from tf1clip.contrib import layers
+from tf1clip.contrib.specs.python import specs_lib
 
-# TF 1.15's imported modules, by the public namespace holding their functions (see the module docstring).
-array_ops = tf.compat.v1
-logging_ops = tf.compat.v1
-math_ops = tf.compat.v1
-nn = tf.compat.v1.nn
-nn_ops = tf.compat.v1.nn
-variable_scope = tf.compat.v1
+# the modules TF 1.15's specs_ops imported, by the namespaces that hold their functions now
+array_ops = logging_ops = math_ops = variable_scope = tf.compat.v1
+nn = nn_ops = tf.compat.v1.nn
 
-# pylint: disable=invalid-name  (functions defined by higher-order application: the commands of the DSL)
+# pylint: disable=invalid-name  (commands of the language)
+External = specs_lib.External
+Import = specs_lib.Import
+Fun = specs_lib.Function
+debug = specs_lib.debug
 
 
 class Idx(specs_lib.Composable):
-  """Implements the identity function in network specifications."""
+  """The identity: `funcall(x)` is x."""
 
   def funcall(self, x):
     return x
 
 
 class Conc(specs_lib.Composable):
-  """Implements tensor concatenation in network specifications."""
+  """`funcall(x)` concatenates the results of the Composables `args` on x along dimension `dim`."""
 
   def __init__(self, dim, *args):
-    """Concatenates the outputs of the argument tensor functions `args` along dimension `dim`."""
     self.dim = dim
     self.funs = args
 
   def funcall(self, x):
-    outputs = [f.funcall(x) for f in self.funs]
-    return array_ops.concat(outputs, self.dim)
+    return array_ops.concat([f.funcall(x) for f in self.funs], self.dim)
 
 
-External = specs_lib.External
-Import = specs_lib.Import
-Fun = specs_lib.Function
-debug = specs_lib.debug
-Print = Fun(logging_ops.Print)
-Id = Fun(array_ops.identity)
+def _by_activation(layer):
+  """The six commands of a layer function: its own activation, then sigmoid, tanh, relu, softmax and none."""
+  return [Fun(layer)] + [Fun(layer, activation_fn=activation) for activation in (
+      math_ops.sigmoid, math_ops.tanh, nn_ops.relu, nn_ops.softmax, None)]
 
-# Two letter names for the most common layers.
 
-# 2D Convolutional layers with nonlinearities (s/t/r/m/l)
-
-Cx = Fun(layers.conv2d)
-Cs = Fun(layers.conv2d, activation_fn=math_ops.sigmoid)
-Ct = Fun(layers.conv2d, activation_fn=math_ops.tanh)
-Cr = Fun(layers.conv2d, activation_fn=nn_ops.relu)
-Cm = Fun(layers.conv2d, activation_fn=nn_ops.softmax)
-Cl = Fun(layers.conv2d, activation_fn=None)
-
-# Fully connected slim with nonlinearities (s/t/r/m/l)
-
-Fx = Fun(layers.fully_connected)
-Fs = Fun(layers.fully_connected, activation_fn=math_ops.sigmoid)
-Ft = Fun(layers.fully_connected, activation_fn=math_ops.tanh)
-Fr = Fun(layers.fully_connected, activation_fn=nn_ops.relu)
-Fm = Fun(layers.fully_connected, activation_fn=nn_ops.softmax)
-Fl = Fun(layers.fully_connected, activation_fn=None)
-
-# Pooling
-
-Mp = Fun(layers.max_pool2d)
-Ap = Fun(layers.avg_pool2d)
-
-# Batch manipulations
-
-Do = Fun(layers.dropout)
-Bn = Fun(layers.batch_norm)
+Cx, Cs, Ct, Cr, Cm, Cl = _by_activation(layers.conv2d)
+Fx, Fs, Ft, Fr, Fm, Fl = _by_activation(layers.fully_connected)
+Mp, Ap = Fun(layers.max_pool2d), Fun(layers.avg_pool2d)
+Do, Bn, Unit = Fun(layers.dropout), Fun(layers.batch_norm), Fun(layers.unit_norm)
 Lrn = Fun(nn.local_response_normalization)
-Unit = Fun(layers.unit_norm)
-
-# Shape changes
-
-Flat = Fun(layers.flatten)
-Reshape = Fun(array_ops.reshape)
-Transpose = Fun(array_ops.transpose)
-Squeeze = Fun(array_ops.squeeze)
-Expand = Fun(array_ops.expand_dims)
-
-# Nonlinearities (rarely needed on their own)
-
-Relu = Fun(nn_ops.relu)
-Sig = Fun(math_ops.sigmoid)
-Tanh = Fun(math_ops.tanh)
-Smax = Fun(nn_ops.softmax)
+Flat, Reshape, Transpose, Squeeze, Expand = (Fun(f) for f in (
+    layers.flatten, array_ops.reshape, array_ops.transpose, array_ops.squeeze, array_ops.expand_dims))
+Relu, Sig, Tanh, Smax = (Fun(f) for f in (nn_ops.relu, math_ops.sigmoid, math_ops.tanh, nn_ops.softmax))
+Print, Id = Fun(logging_ops.Print), Fun(array_ops.identity)
 
 
 def Dws(n):
-  """Depth-wise convolution + sigmoid (used after LSTM)."""
+  """A 1x1 convolution to n channels with a sigmoid (after an LSTM layer)."""
   return Cs(n, [1, 1])
 
 
 def Dwm(n):
-  """Depth-wise convolution + softmax (used after LSTM)."""
+  """A 1x1 convolution to n channels with a softmax (after an LSTM layer)."""
   return Cm(n, [1, 1])
-
-# Sharing of Variables
 
 
 def Var(name, *args, **kw):
-  """A specs object generating the variable `tf.get_variable(name, *args, **kw)` (experimental: one per name)."""
-
-  def var(_):
-    return variable_scope.get_variable(name, *args, **kw)
-
-  return specs_lib.Callable(var)
+  """A command whose `funcall` returns `tf.get_variable(name, *args, **kw)`, whatever its input (experimental in
+  TF 1.15: use one Var per variable name)."""
+  return specs_lib.Callable(lambda _: variable_scope.get_variable(name, *args, **kw))
 
 
 class Shared(specs_lib.Composable):
-  """Wraps a scope with variable reuse around the subnetwork (experimental).
+  """Its subnetwork built once in its own variable scope, and reused there every later time.
+
+      f = Shared(Cr(100, 3))
+      g = f | f | f    # three layers, one set of variables
 
   Attributes:
-    subnet: The shared subnetwork.
-    name: A name for the shared scope.
-    scope: The variable scope, once the subnetwork was first created.
+    subnet: the shared Composable.
+    name: the scope's name (`Shared_<n>` by default).
+    scope: the VariableScope, once the subnetwork has been built.
   """
 
-  shared_number = 1
+  shared_number = 1  # numbers the default scope names
 
   def __init__(self, subnet, name=None, scope=None):
-    """Creates the Shared operator: `f = Shared(Cr(100, 3)); g = f | f | f`.
+    """Makes the shared command.
 
     Args:
-      subnet: Definition of the shared network.
-      name: Optional name for the shared context. (As in TF 1.15, any name raises the "must be None or a
-        string" ValueError: its check tests `scope` instead of `name`.)
-      scope: Optional shared scope (must be a VariableScope, not a string).
+      subnet: the Composable to share.
+      name: TF 1.15 accepted none: its check tested `scope` for a string, so any name is a ValueError, here too.
+      scope: a VariableScope to build it in.
 
     Raises:
-      ValueError: Scope is not of type tf.VariableScope, name is not None, or both scope and name are given.
+      ValueError: `scope` is not a VariableScope, a `name` is given, or both are.
     """
-    if scope is not None and not isinstance(scope, variable_scope.VariableScope):
-      raise ValueError("scope must be None or a VariableScope")
-    if name is not None and not isinstance(scope, str):
-      raise ValueError("name must be None or a string")
-    if scope is not None and name is not None:
-      raise ValueError("cannot provide both a name and a scope")
+    for wrong, message in (
+        (scope is not None and not isinstance(scope, variable_scope.VariableScope),
+         "scope must be None or a VariableScope"),
+        (name is not None and not isinstance(scope, str), "name must be None or a string"),  # sic: tests scope
+        (scope is not None and name is not None, "cannot provide both a name and a scope")):
+      if wrong:
+        raise ValueError(message)
     if name is None:
-      name = "Shared_%d" % Shared.shared_number
-      Shared.shared_number += 1
-    self.subnet = subnet
-    self.name = name
-    self.scope = scope
+      name, Shared.shared_number = "Shared_%d" % Shared.shared_number, Shared.shared_number + 1
+    self.subnet, self.name, self.scope = subnet, name, scope
 
   def funcall(self, x):
-    """Creates the subnet on `x` in the shared variable scope (reusing it after the first time)."""
-    if self.scope is None:
-      with variable_scope.variable_scope(self.name, values=[x]) as scope:
-        self.scope = scope
-        return self.subnet.funcall(x)
-    else:
+    if self.scope is not None:
       with variable_scope.variable_scope(self.scope, values=[x], reuse=True):
         return self.subnet.funcall(x)
-
-
+    with variable_scope.variable_scope(self.name, values=[x]) as scope:
+      self.scope = scope
+      return self.subnet.funcall(x)
 # pylint: enable=invalid-name
+
 
 __getattr__ = _catalog.missing_attribute_hook("tf.contrib.specs.specs_ops",
                                               lazy=_catalog.served("tf.contrib.specs.specs_ops"))
 
-# This module's globals are the specs DSL's environment, and `with specs.ops:` binds every one of them in the
-# module globals of the code that enters it (TF 1.15's LocalImport): keep them TF 1.15's names, so that such a
-# block does not replace a script's own `tf`.
-del tf, _catalog
+# `with specs.ops:` binds every global here in the code that enters it: no `tf` to replace a script's own.
+del tf, _catalog, _by_activation

@@ -1,187 +1,142 @@
-"""`tf.contrib.specs.summaries`: string descriptions of TensorFlow graphs built from specs, TF 1.15's code.
+"""Strings that describe TensorFlow graphs (as specs build them): op structure, parameter counts, op trees.
 
-Place in the data flow (DESIGN.md): tf.Graph, contrib.specs.specs <- **contrib.specs.summaries** <- compat <- cli.
-
-`tf_structure(x)` is a postfix string of the op types under a tensor (`_ _ var conv var biasadd relu` for a
-`Cr`), `tf_spec_structure(spec, input_shape=...)` the same for a spec; `tf_num_params` counts the elements of the
-(ref) variables under a tensor, `tf_parameter_summary` / `tf_spec_summary` print them per layer and `tf_print` /
-`tf_spec_print` print the op tree. TensorFlow 2.21 builds the op types TF 1.15 built for these layers (`Conv2D`,
-`BiasAdd`, `MatMul`, `VariableV2`, ...), so the strings are TF 1.15's; where an op was renamed since (`Add` is
-`AddV2` now) its lowercased type is today's.
+TF 1.15's `tensorflow/contrib/specs/python/summaries.py`, written by tf1clip. `tf_structure(x)` is a postfix
+string of the op types under a tensor (`_ _ var conv var biasadd relu` for a `Cr`), `tf_spec_structure` the same
+for a spec; `tf_num_params` counts the elements of the (ref) variables under a tensor, `tf_parameter_summary` /
+`tf_spec_summary` print them layer by layer along the left-most inputs, and `tf_print` / `tf_spec_print` print the
+op tree. TensorFlow 2.21 builds the op types TF 1.15 built for these layers (Conv2D, BiasAdd, MatMul, VariableV2,
+...), so the strings are TF 1.15's; an op renamed since (Add is AddV2 now) shows its type of today.
 """
 
-import re
+import itertools
 
 import tensorflow as tf
 
 from tf1clip.contrib import catalog as _catalog
-import tf1clip.contrib.specs.python.specs as specs
+from tf1clip.contrib.specs.python import specs
 
-# Short abbreviations for common TensorFlow operations used in test cases with tf_structure; operations outside
-# the scope of specs (e.g., Const and Placeholder) are just assigned "_" since they are not relevant to testing.
-
-SHORT_NAMES_SRC = """
-BiasAdd biasadd
-Const _
-Conv2D conv
-MatMul dot
-Placeholder _
-Sigmoid sig
-Variable var
-""".split()
-
-SHORT_NAMES = {x: y for x, y in zip(SHORT_NAMES_SRC[::2], SHORT_NAMES_SRC[1::2])}
+# the op types tf_structure abbreviates; ops a spec does not make (Const, Placeholder) read "_"
+SHORT_NAMES = {"BiasAdd": "biasadd", "Const": "_", "Conv2D": "conv", "MatMul": "dot", "Placeholder": "_",
+               "Sigmoid": "sig", "Variable": "var"}
+SHORT_NAMES_SRC = [word for pair in SHORT_NAMES.items() for word in pair]  # TF 1.15's source of the table
 
 
-def _truncate_structure(x):
-  """Whether the subtree under tensor or op `x` is pruned (unrolled "/HorizontalLstm/" structures)."""
-  if "/HorizontalLstm/" in x.name:
-    return True
-  return False
+def _op_and_shape(x, no_shape):
+  """(the op, the tensor's static shape as a list) of a tensor; (the op, `no_shape`) of an op."""
+  if isinstance(x, tf.Tensor):
+    return x.op, x.get_shape().as_list()
+  return x, no_shape
+
+
+def _pruned(op):
+  # TF 1.15 did not describe the unrolled inside of an LSTM layer (HorizontalLstm): too big to read
+  return "/HorizontalLstm/" in op.name
 
 
 def tf_structure(x, include_shapes=False, finished=None):
-  """A postfix expression of the op types under `x` (a tf.Tensor or tf.Operation), for gross structure checks.
+  """A postfix string of the op types under `x` (a tf.Tensor or tf.Operation), to compare graph structures.
 
   Args:
-    x: a tf.Tensor or tf.Operation.
-    include_shapes: include shapes in the output string.
-    finished: a set of ops that have already been output.
+    x: where to start.
+    include_shapes: put each tensor's shape before its op.
+    finished: the ops described already (" <>" stands for them again); shared by the recursion.
 
   Returns:
-    A string representing the structure as a string of postfix operations.
+    The string (not invertible: a summary).
   """
-  if finished is None:
-    finished = set()
-  if isinstance(x, tf.Tensor):
-    shape = x.get_shape().as_list()
-    x = x.op
-  else:
-    shape = []
-  if x in finished:
+  finished = set() if finished is None else finished
+  op, shape = _op_and_shape(x, [])
+  if op in finished:
     return " <>"
-  finished |= {x}
-  result = ""
-  if not _truncate_structure(x):
-    for y in x.inputs:
-      result += tf_structure(y, include_shapes, finished)
+  finished.add(op)
+  parts = [] if _pruned(op) else [tf_structure(t, include_shapes, finished) for t in op.inputs]
   if include_shapes:
-    result += " %s" % (shape,)
-  if x.type != "Identity":
-    name = SHORT_NAMES.get(x.type, x.type.lower())
-    result += " " + name
-  return result
+    parts.append(" %s" % (shape,))
+  if op.type != "Identity":
+    parts.append(" " + SHORT_NAMES.get(op.type, op.type.lower()))
+  return "".join(parts)
 
 
 def tf_print(x, depth=0, finished=None, printer=print):
-  """Prints the op tree under `x` (a tf.Tensor or tf.Operation) with `printer`, one op a line, indented by depth."""
-  if finished is None:
-    finished = set()
-  if isinstance(x, tf.Tensor):
-    shape = x.get_shape().as_list()
-    x = x.op
-  else:
-    shape = ""
-  if x.type == "Identity":
-    x = x.inputs[0].op
-  if x in finished:
-    printer("%s<%s> %s %s" % ("  " * depth, x.name, x.type, shape))
+  """Prints the op tree under `x`, one op a line (`<name> type shape`, indented by depth; `<name>` again for an
+  op printed already). An Identity stands for its input."""
+  finished = set() if finished is None else finished
+  op, shape = _op_and_shape(x, "")
+  if op.type == "Identity":
+    op = op.inputs[0].op
+  indent = "  " * depth
+  if op in finished:
+    printer("%s<%s> %s %s" % (indent, op.name, op.type, shape))
     return
-  finished |= {x}
-  printer("%s%s %s %s" % ("  " * depth, x.name, x.type, shape))
-  if not _truncate_structure(x):
-    for y in x.inputs:
-      tf_print(y, depth + 1, finished, printer=printer)
+  finished.add(op)
+  printer("%s%s %s %s" % (indent, op.name, op.type, shape))
+  if not _pruned(op):
+    for t in op.inputs:
+      tf_print(t, depth + 1, finished, printer=printer)
 
 
 def tf_num_params(x):
-  """The total number of elements of the Variables in the subgraph under `x` (a Tensor; an Operation's inputs)."""
-  if isinstance(x, tf.Tensor):
-    shape = x.get_shape()
-    x = x.op
-  if x.type in ["Variable", "VariableV2"]:
-    return shape.num_elements()
-  totals = [tf_num_params(y) for y in x.inputs]
-  return sum(totals)
+  """The number of variable elements under `x` (a tensor; for an op, under its inputs): every (ref) Variable met
+  on the way, counted each time it is met."""
+  op, shape = _op_and_shape(x, None)
+  if op.type in ("Variable", "VariableV2"):
+    return (op.outputs[0].shape if shape is None else tf.TensorShape(shape)).num_elements()
+  return sum(tf_num_params(t) for t in op.inputs)
 
 
 def tf_left_split(op):
-  """(the leftmost input tensor of `op`, a list of its other inputs); (None, []) for an op without inputs."""
-  if len(op.inputs) < 1:
+  """(the op's left-most data input, its other inputs); (None, []) for an op without inputs. A Concat's first
+  input is its axis, so its data starts at the second."""
+  if not op.inputs:
     return None, []
-  if op.type == "Concat":
-    return op.inputs[1], op.inputs[2:]
-  return op.inputs[0], op.inputs[1:]
+  first = 1 if op.type == "Concat" else 0
+  return op.inputs[first], op.inputs[first + 1:]
 
 
 def tf_parameter_iter(x):
-  """Yields (name, number of params, shape) along the left branches of the graph under `x` (Tensor, Operation)."""
-  while 1:
-    if isinstance(x, tf.Tensor):
-      shape = x.get_shape().as_list()
-      x = x.op
-    else:
-      shape = ""
-    left, right = tf_left_split(x)
-    totals = [tf_num_params(y) for y in right]
-    total = sum(totals)
-    yield x.name, total, shape
-    if left is None:
-      break
-    x = left
+  """Yields (op name, parameters of its other inputs, shape) along the left-most inputs from `x` down."""
+  while x is not None:
+    op, shape = _op_and_shape(x, "")
+    x, others = tf_left_split(op)
+    yield op.name, sum(tf_num_params(t) for t in others), shape
 
 
-def _combine_filter(x):
-  """A filter for combining successive layers with similar names."""
-  last_name = None
-  last_total = 0
-  last_shape = None
-  for name, total, shape in x:
-    name = re.sub("/.*", "", name)
-    if name == last_name:
-      last_total += total
-      continue
-    if last_name is not None:
-      yield last_name, last_total, last_shape
-    last_name = name
-    last_total = total
-    last_shape = shape
-  if last_name is not None:
-    yield last_name, last_total, last_shape
+def _by_top_scope(rows):
+  """Merges consecutive rows of one top-level name scope: their counts added, the first row's shape kept."""
+  for scope, group in itertools.groupby(rows, key=lambda row: row[0].split("/", 1)[0]):
+    group = list(group)
+    yield scope, sum(row[1] for row in group), group[0][2]
 
 
 def tf_parameter_summary(x, printer=print, combine=True):
-  """Prints the parameters by depth under `x` (Tensor, Operation), combined by top-level scope if `combine`."""
-  seq = tf_parameter_iter(x)
+  """Prints the parameter counts along the left-most inputs of `x`, input first (merged by top-level scope
+  unless `combine` is False)."""
+  rows = tf_parameter_iter(x)
   if combine:
-    seq = _combine_filter(seq)
-  seq = reversed(list(seq))
-  for name, total, shape in seq:
+    rows = _by_top_scope(rows)
+  for name, total, shape in reversed(list(rows)):
     printer("%10d %-20s %s" % (total, name, shape))
 
 
-def tf_spec_structure(spec, inputs=None, input_shape=None, input_type=tf.float32):
-  """The `tf_structure` string of the network `spec` builds on `inputs` (default: a placeholder of input_shape)."""
+def _spec_outputs(spec, inputs, input_shape, input_type):
   if inputs is None:
     inputs = tf.compat.v1.placeholder(input_type, input_shape)
-  outputs = specs.create_net(spec, inputs)
-  return str(tf_structure(outputs).strip())
+  return specs.create_net(spec, inputs)
+
+
+def tf_spec_structure(spec, inputs=None, input_shape=None, input_type=tf.float32):
+  """`tf_structure` of the network `spec` builds on `inputs` (default: a placeholder of `input_shape`)."""
+  return str(tf_structure(_spec_outputs(spec, inputs, input_shape, input_type)).strip())
 
 
 def tf_spec_summary(spec, inputs=None, input_shape=None, input_type=tf.float32):
-  """Prints the `tf_parameter_summary` of the network `spec` builds (on a placeholder of input_shape by default)."""
-  if inputs is None:
-    inputs = tf.compat.v1.placeholder(input_type, input_shape)
-  outputs = specs.create_net(spec, inputs)
-  tf_parameter_summary(outputs)
+  """Prints `tf_parameter_summary` of the network `spec` builds (on `inputs` or a placeholder)."""
+  tf_parameter_summary(_spec_outputs(spec, inputs, input_shape, input_type))
 
 
 def tf_spec_print(spec, inputs=None, input_shape=None, input_type=tf.float32):
-  """Prints the `tf_print` tree of the network `spec` builds (on a placeholder of input_shape by default)."""
-  if inputs is None:
-    inputs = tf.compat.v1.placeholder(input_type, input_shape)
-  outputs = specs.create_net(spec, inputs)
-  tf_print(outputs)
+  """Prints `tf_print` of the network `spec` builds (on `inputs` or a placeholder)."""
+  tf_print(_spec_outputs(spec, inputs, input_shape, input_type))
 
 
 __getattr__ = _catalog.missing_attribute_hook("tf.contrib.specs.summaries",

@@ -1,6 +1,6 @@
 """`tf.contrib.bayesflow.monte_carlo`: Monte Carlo expectations and importance sampling, TF 1.15's code.
 
-Place in the data flow (DESIGN.md): tf ops <- **contrib.bayesflow.monte_carlo** <- compat <- cli.
+Mirrors TF 1.15's `tensorflow/contrib/bayesflow/python/ops/monte_carlo_impl.py`.
 
 `expectation(f, samples, log_prob=None, use_reparametrization=True, axis=0, keep_dims=False)` is the sample mean
 of f(samples); with `use_reparametrization=False` its gradient is the score-function (REINFORCE) one, as in TF
@@ -13,9 +13,7 @@ distribution with `sample(n, seed=)` and `log_prob` (tf.contrib.distributions / 
 
 import tensorflow as tf
 
-
 _v1 = tf.compat.v1
-
 
 def expectation_importance_sampler(f, log_p, sampling_dist_q, z=None, n=None, seed=None,
                                    name="expectation_importance_sampler"):
@@ -55,7 +53,6 @@ def expectation_importance_sampler(f, log_p, sampling_dist_q, z=None, n=None, se
 
   return tf.exp(log_f_plus_integral) - tf.exp(log_f_minus_integral)
 
-
 def expectation_importance_sampler_logspace(log_f, log_p, sampling_dist_q, z=None, n=None, seed=None,
                                             name="expectation_importance_sampler_logspace"):
   """Log E_p[f(Z)] = Log E_q[f(Z) p(Z) / q(Z)] for a positive f = exp(log_f), computed in log space.
@@ -78,14 +75,12 @@ def expectation_importance_sampler_logspace(log_f, log_p, sampling_dist_q, z=Non
     log_values = log_f(z) + log_p(z) - q.log_prob(z)
     return _logspace_mean(log_values)
 
-
 def _logspace_mean(log_values):
   """Log of the mean over dim 0 of exp(log_values), centered on the (gradient-stopped) max."""
   center = tf.stop_gradient(_sample_max(log_values))
   centered_values = tf.exp(log_values - center)
   log_mean_of_values = tf.math.log(_sample_mean(centered_values)) + center
   return log_mean_of_values
-
 
 def expectation(f, samples, log_prob=None, use_reparametrization=True, axis=0, keep_dims=False, name=None):
   """The Monte Carlo approximation of E_p[f(X)]: the mean of f(samples) over `axis`.
@@ -121,16 +116,13 @@ def expectation(f, samples, log_prob=None, use_reparametrization=True, axis=0, k
     fx += stop(fx) * (logpx - stop(logpx))
     return tf.reduce_mean(fx, axis=axis, keepdims=keep_dims)
 
-
 def _sample_mean(values):
   """Mean over the sample index (dim 0)."""
   return tf.reduce_mean(values, axis=[0])
 
-
 def _sample_max(values):
   """Max over the sample index (dim 0)."""
   return tf.reduce_max(values, axis=[0])
-
 
 def _get_samples(dist, z, n, seed):
   """Checks the arguments and returns the samples."""

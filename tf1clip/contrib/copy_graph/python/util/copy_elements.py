@@ -1,6 +1,6 @@
 """`tf.contrib.copy_graph`: copy ops and variables from one graph into another, TF 1.15's code.
 
-Place in the data flow (DESIGN.md): tf.Graph / tf.Operation <- **contrib.copy_graph** <- compat <- cli.
+Mirrors TF 1.15's `tensorflow/contrib/copy_graph/python/util/copy_elements.py`.
 
 `copy_variable_to_graph(var, to_graph, scope)` makes a new variable in `to_graph` (named `scope/<name>`) holding
 the value the original has after its initializer (read in a throwaway session on the original graph).
@@ -17,20 +17,16 @@ import copy
 
 import tensorflow as tf
 
-
 __all__ = ["copy_op_to_graph", "copy_variable_to_graph", "get_copied_op"]
-
 
 def _scoped(name, scope):
   return scope + "/" + name if scope != "" else name
-
 
 def _collections_holding(element):
   """The names of the collections of `element`'s graph that hold `element` itself."""
   graph = element.graph
   return [key for key in graph.get_all_collection_keys()
           if any(member is element for member in graph.get_collection(key))]
-
 
 def copy_variable_to_graph(org_instance, to_graph, scope=""):
   """Returns a copy of the `Variable` `org_instance` in `to_graph`, named `scope/<name>`, with its initial value.
@@ -64,7 +60,6 @@ def copy_variable_to_graph(org_instance, to_graph, scope=""):
   with to_graph.as_default():
     return tf.compat.v1.Variable(init_value, trainable, name=new_name, collections=collections,
                                  validate_shape=False)
-
 
 def copy_op_to_graph(org_instance, to_graph, variables, scope=""):
   """Returns a copy of the `Operation` (or `Tensor`) `org_instance` in `to_graph`, under `scope`.
@@ -122,7 +117,6 @@ def copy_op_to_graph(org_instance, to_graph, variables, scope=""):
     return new_op
 
   raise TypeError("Could not copy instance: " + str(org_instance))
-
 
 def get_copied_op(org_instance, graph, scope=""):
   """Returns the copy of `org_instance` (an `Operation` or `Tensor`) in `graph` under `scope`.

@@ -1,6 +1,6 @@
 """`tf.contrib.integrate`: `odeint` (adaptive Dormand-Prince) and `odeint_fixed` (midpoint / rk4), TF 1.15's code.
 
-Place in the data flow (DESIGN.md): tf ops <- **contrib.integrate** <- compat <- cli.
+Mirrors TF 1.15's `tensorflow/contrib/integrate/python/ops/odes.py`.
 
 `odeint(func, y0, t, ...)` solves dy/dt = func(y, t), y(t[0]) = y0 with 5th-order Runge-Kutta steps
 (Dormand-Prince, Shampine 1986) under adaptive step size control and 4th-order dense output at the times `t`,
@@ -18,7 +18,6 @@ import abc
 import collections
 
 import tensorflow as tf
-
 
 _v1 = tf.compat.v1
 
@@ -51,10 +50,8 @@ _DORMAND_PRINCE_TABLEAU = _ButcherTableau(
         1 / 60,
     ],)
 
-
 def _possibly_nonzero(x):
   return isinstance(x, tf.Tensor) or x != 0
-
 
 def _scaled_dot_product(scale, xs, ys, name=None):
   """A scaled inner product of two lists of Tensors (the tableau's zeros skipped)."""
@@ -62,12 +59,10 @@ def _scaled_dot_product(scale, xs, ys, name=None):
     return tf.add_n([(scale * x) * y for x, y in zip(xs, ys) if _possibly_nonzero(x) and _possibly_nonzero(y)],
                     name=scope)
 
-
 def _dot_product(xs, ys, name=None):
   """The inner product of two lists of Tensors."""
   with _v1.name_scope(name, "dot_product", [xs, ys]) as scope:
     return tf.add_n([x * y for x, y in zip(xs, ys)], name=scope)
-
 
 def _runge_kutta_step(func, y0, f0, t0, dt, tableau=_DORMAND_PRINCE_TABLEAU, name=None):
   """One Runge-Kutta step from t0 to t0 + dt: `(y1, f1, y1_error, k)`."""
@@ -93,7 +88,6 @@ def _runge_kutta_step(func, y0, f0, t0, dt, tableau=_DORMAND_PRINCE_TABLEAU, nam
     y1_error = _scaled_dot_product(dt_cast, tableau.c_error, k, name="%s/y1_error" % scope)
     return (y1, f1, y1_error, k)
 
-
 def _interp_fit(y0, y1, y_mid, f0, f1, dt):
   """Coefficients [a, b, c, d, e] of the quartic through y0, y_mid, y1 with slopes f0, f1 (x in [0, 1])."""
   a = _dot_product([-2 * dt, 2 * dt, -8, -8, 16], [f0, f1, y0, y1, y_mid])
@@ -103,7 +97,6 @@ def _interp_fit(y0, y1, y_mid, f0, f1, dt):
   e = y0
   return [a, b, c, d, e]
 
-
 def _interp_fit_rk(y0, y1, k, dt, tableau=_DORMAND_PRINCE_TABLEAU):
   """Fits an interpolating polynomial to the results of a Runge-Kutta step."""
   with _v1.name_scope("interp_fit_rk"):
@@ -112,7 +105,6 @@ def _interp_fit_rk(y0, y1, k, dt, tableau=_DORMAND_PRINCE_TABLEAU):
     f0 = k[0]
     f1 = k[-1]
     return _interp_fit(y0, y1, y_mid, f0, f1, dt)
-
 
 def _interp_evaluate(coefficients, t0, t1, t):
   """The interpolating polynomial of `coefficients` on [t0, t1] at time t."""
@@ -133,7 +125,6 @@ def _interp_evaluate(coefficients, t0, t1, t):
 
     return _dot_product(coefficients, reversed(xs))
 
-
 def _optimal_step_size(last_step, error_ratio, safety=0.9, ifactor=10.0, dfactor=0.2, order=5, name=None):
   """The size of the next Runge-Kutta step."""
   with _v1.name_scope(name, "optimal_step_size", [last_step, error_ratio]) as scope:
@@ -143,30 +134,24 @@ def _optimal_step_size(last_step, error_ratio, safety=0.9, ifactor=10.0, dfactor
     factor = tf.maximum(1 / ifactor, tf.minimum(error_ratio**exponent / safety, 1 / dfactor))
     return _v1.div(last_step, factor, name=scope)
 
-
 def _abs_square(x):
   if x.dtype.is_complex:
     return tf.square(tf.math.real(x)) + tf.square(tf.math.imag(x))
   return tf.square(x)
 
-
 def _ta_append(tensor_array, value):
   """Appends a value to the end of a tf.TensorArray."""
   return tensor_array.write(tensor_array.size(), value)
 
-
 class _RungeKuttaState(collections.namedtuple("_RungeKuttaState", "y1, f1, t0, t1, dt, interp_coeff")):
   """The solver's state: y and its derivative at t1, the last step [t0, t1], the next step size, interpolant."""
-
 
 class _History(collections.namedtuple("_History", "integrate_points, error_ratio")):
   """TensorArrays of each step's end time and error ratio (for `full_output`)."""
 
-
 def _assert_increasing(t):
   assert_increasing = _v1.Assert(tf.reduce_all(t[1:] > t[:-1]), ["`t` must be monotonic increasing"])
   return _v1.control_dependencies([assert_increasing])
-
 
 def _check_input_types(y0, t, dt=None):
   if not (y0.dtype.is_floating or y0.dtype.is_complex):
@@ -176,7 +161,6 @@ def _check_input_types(y0, t, dt=None):
 
   if dt is not None and not dt.dtype.is_floating:
     raise TypeError("`dt` must have a floating point dtype")
-
 
 def _check_input_sizes(t, dt):
   if len(t.get_shape().as_list()) > 1:
@@ -189,7 +173,6 @@ def _check_input_sizes(t, dt):
   dt_size = tf.compat.dimension_value(dt.get_shape()[0])
   if t_size is not None and dt_size is not None and t_size != dt_size + 1:
     raise ValueError("t and dt have incompatible lengths, must be N and N-1")
-
 
 def _dopri5(func, y0, t, rtol, atol, full_output=False, first_step=None, safety=0.9, ifactor=10.0, dfactor=0.2,
             max_num_steps=1000, name=None):
@@ -268,7 +251,6 @@ def _dopri5(func, y0, t, rtol, atol, full_output=False, first_step=None, safety=
     }
     return (y, info_dict)
 
-
 def odeint(func, y0, t, rtol=1e-6, atol=1e-12, method=None, options=None, full_output=False, name=None):
   """Integrates dy/dt = func(y, t), y(t[0]) = y0 at the times `t` (adaptive Dormand-Prince, 'dopri5').
 
@@ -308,7 +290,6 @@ def odeint(func, y0, t, rtol=1e-6, atol=1e-12, method=None, options=None, full_o
     atol = _v1.convert_to_tensor(atol, dtype=error_dtype, name="atol")
 
     return _dopri5(func, y0, t, rtol=rtol, atol=atol, full_output=full_output, name=scope, **options)
-
 
 class _FixedGridIntegrator(metaclass=abc.ABCMeta):
   """Base class for fixed-grid ODE integrators."""
@@ -354,7 +335,6 @@ class _FixedGridIntegrator(metaclass=abc.ABCMeta):
   def _step_func(self, evol_func, t, dt, y):
     pass
 
-
 class _MidpointFixedGridIntegrator(_FixedGridIntegrator):
   """The midpoint scheme."""
 
@@ -362,7 +342,6 @@ class _MidpointFixedGridIntegrator(_FixedGridIntegrator):
     dt_cast = tf.cast(dt, y.dtype)
     # yn1 = yn + h * f(tn + h/2, yn + f(tn, yn) * h/2)
     return dt_cast * evol_func(y + evol_func(y, t) * dt_cast / 2, t + dt / 2)
-
 
 class _RK4FixedGridIntegrator(_FixedGridIntegrator):
   """The classical 4th-order Runge-Kutta scheme."""
@@ -376,7 +355,6 @@ class _RK4FixedGridIntegrator(_FixedGridIntegrator):
     k3 = evol_func(y + dt_cast * k2 / 2, half_step)
     k4 = evol_func(y + dt_cast * k3, t + dt)
     return tf.add_n([k1, 2 * k2, 2 * k3, k4]) * (dt_cast / 6)
-
 
 def odeint_fixed(func, y0, t, dt=None, method="rk4", name=None):
   """Integrates dy/dt = func(y, t) on a fixed grid: ceil(interval / dt) equal steps on each interval of `t`.

@@ -1,230 +1,152 @@
-"""`tf.contrib.labeled_tensor`'s `tc`: the minimal runtime type checking library its functions are decorated with.
+"""Run-time argument checks for labeled_tensor: TF 1.15's `labeled_tensor.python.ops._typecheck` (`tc`).
 
-Place in the data flow (DESIGN.md): Python <- **contrib.labeled_tensor** (`_typecheck`) <- compat <- cli.
+A check is an `isinstance` target built from Python types, so `isinstance(value, tc.List(str))` reads as what it
+tests: `Union`, `Optional`, `List`, `Sequence`, `Collection`, `Tuple`, `Mapping` and `Dict` combine types and
+check every element of a container. `accepts(name=check, ...)` checks a function's arguments when it is called,
+and raises `Error` (a TypeError) naming the function, the argument and what it needed, as TF 1.15 did.
 
-TF 1.15's contrib/labeled_tensor/python/ops/_typecheck.py, ported to Python 3 (`inspect` and `collections.abc`
-where TF 1.15 used its tf_inspect and six shims). Types are instances (`List(int)`, `Union(str, Axis)`,
-`Optional(int)`, `Mapping(str, int)`, ...) that implement `__instancecheck__`; `accepts(*types)` checks a call's
-positional arguments (and the defaults, once, at decoration) and `returns(*types)` its result, raising `Error`,
-a TypeError, as TF 1.15 did. Not public API in TF 1.15 either.
+What TF 1.15 checked, and only that: the arguments passed by position (and the declared defaults, once, when the
+function is defined). A keyword argument is not checked, because TF 1.15 let `lt.constant([1.0], dtype='float32')`
+through to TensorFlow, which accepts the string; checking it would refuse a call that worked. tf1clip's own
+decorator takes the checks by parameter name (TF 1.15's took them by position) and has no `returns` (TF 1.15's
+checked its own results, which tf1clip's tests do instead).
 """
 
 import collections.abc
 import functools
 import inspect
-import re
 
-# used for register_type_abbreviation and _type_repr below.
-_TYPE_ABBREVIATIONS = {}
+
+class Error(TypeError):
+  """An argument of a labeled_tensor function has the wrong type."""
+
+
+def _describe(kind):
+  if isinstance(kind, type):
+    return kind.__name__
+  if isinstance(kind, tuple):
+    return " or ".join(_describe(k) for k in kind)
+  return repr(kind)
 
 
 class Type(object):
-  """Base class for type checker types: instances, storing their argument types in `_types`."""
+  """An `isinstance` target made of other types; subclasses say what `_holds(value)` means."""
 
   def __init__(self, *types):
     self._types = types
 
+  def __instancecheck__(self, value):
+    return self._holds(value)
+
+  def _holds(self, value):
+    raise NotImplementedError
+
   def __repr__(self):
-    args_repr = ", ".join(repr(t) for t in self._types)
-    return "typecheck.%s(%s)" % (type(self).__name__, args_repr)
+    return "%s(%s)" % (type(self).__name__, ", ".join(_describe(t) for t in self._types))
 
 
-class _SingleArgumentType(Type):
-  """Use this subclass for parametric types that accept only one argument."""
-
-  def __init__(self, tpe):
-    super(_SingleArgumentType, self).__init__(tpe)
-
-  @property
-  def _type(self):
-    tpe, = self._types  # pylint: disable=unbalanced-tuple-unpacking
-    return tpe
-
-
-class _TwoArgumentType(Type):
-  """Use this subclass for parametric types that accept two arguments."""
-
-  def __init__(self, first_type, second_type):
-    super(_TwoArgumentType, self).__init__(first_type, second_type)
+def _all_are(values, kind):
+  return all(isinstance(v, kind) for v in values)
 
 
 class Union(Type):
-  """A sum type: any of the types provided."""
+  """Any one of the given types."""
 
-  def __instancecheck__(self, instance):
-    return isinstance(instance, self._types)
-
-
-class Optional(_SingleArgumentType):
-  """The provided type or NoneType."""
-
-  def __instancecheck__(self, instance):
-    return isinstance(instance, (self._type, type(None)))
+  def _holds(self, value):
+    return isinstance(value, self._types)
 
 
-class List(_SingleArgumentType):
-  """A list whose elements all have the single provided type."""
+class Optional(Type):
+  """The given type, or None."""
 
-  def __instancecheck__(self, instance):
-    return isinstance(instance, list) and all(isinstance(x, self._type) for x in instance)
-
-
-class Sequence(_SingleArgumentType):
-  """A sequence whose elements all have the single provided type."""
-
-  def __instancecheck__(self, instance):
-    return isinstance(instance, collections.abc.Sequence) and all(isinstance(x, self._type) for x in instance)
+  def _holds(self, value):
+    return value is None or isinstance(value, self._types)
 
 
-class Collection(_SingleArgumentType):
-  """A sized, iterable container whose elements all have the single provided type.
+class List(Type):
+  """A list whose every element has the given type."""
 
-  Used in preference to Iterable because each element is checked at runtime, so iterables that could be exhausted
-  are excluded.
+  def _holds(self, value):
+    return isinstance(value, list) and _all_are(value, self._types)
+
+
+class Sequence(Type):
+  """A sequence (list, tuple, str, ...) whose every element has the given type."""
+
+  def _holds(self, value):
+    return isinstance(value, collections.abc.Sequence) and _all_are(value, self._types)
+
+
+class Collection(Type):
+  """A sized, iterable container whose every element has the given type.
+
+  Sized and a container, not just iterable: checking the elements must not use up a generator.
   """
 
-  def __instancecheck__(self, instance):
-    return (isinstance(instance, collections.abc.Iterable) and isinstance(instance, collections.abc.Sized) and
-            isinstance(instance, collections.abc.Container) and all(isinstance(x, self._type) for x in instance))
+  def _holds(self, value):
+    return isinstance(value, collections.abc.Collection) and _all_are(value, self._types)
 
 
 class Tuple(Type):
-  """A tuple of the right length whose elements have the corresponding types."""
+  """A tuple of exactly these types, position by position."""
 
-  def __instancecheck__(self, instance):
-    return (isinstance(instance, tuple) and len(instance) == len(self._types) and
-            all(isinstance(x, t) for x, t in zip(instance, self._types)))
+  def _holds(self, value):
+    return (isinstance(value, tuple) and len(value) == len(self._types) and
+            all(isinstance(v, t) for v, t in zip(value, self._types)))
 
 
-class Mapping(_TwoArgumentType):
-  """A mapping with the parametric types for keys and values."""
+class Mapping(Type):
+  """A mapping whose keys have the first type and values the second."""
 
-  def __instancecheck__(self, instance):
-    key_type, value_type = self._types  # pylint: disable=unbalanced-tuple-unpacking
-    return (isinstance(instance, collections.abc.Mapping) and all(isinstance(k, key_type) for k in instance.keys())
-            and all(isinstance(k, value_type) for k in instance.values()))
+  def __init__(self, key_type, value_type):
+    super(Mapping, self).__init__(key_type, value_type)
+
+  def _holds(self, value):
+    key_type, value_type = self._types
+    return (isinstance(value, collections.abc.Mapping) and _all_are(value.keys(), key_type) and
+            _all_are(value.values(), value_type))
 
 
 class Dict(Mapping):
-  """A dict with the parametric types for keys and values."""
+  """A dict whose keys have the first type and values the second."""
 
-  def __instancecheck__(self, instance):
-    return isinstance(instance, dict) and super(Dict, self).__instancecheck__(instance)
-
-
-def _replace_forward_references(t, context):
-  """Replace forward references (type names as strings) in the given type."""
-  if isinstance(t, str):
-    return context[t]
-  elif isinstance(t, Type):
-    return type(t)(*[_replace_forward_references(t, context) for t in t._types])  # pylint: disable=protected-access
-  else:
-    return t
+  def _holds(self, value):
+    return isinstance(value, dict) and super(Dict, self)._holds(value)
 
 
-def register_type_abbreviation(name, alias):
-  """Register an abbreviation (`alias`, a string) for a type `name` in typecheck tracebacks."""
-  _TYPE_ABBREVIATIONS[name] = alias
-
-
-def _type_repr(t):
-  """A more succinct repr for typecheck tracebacks."""
-  string = repr(t)
-  for type_, alias in _TYPE_ABBREVIATIONS.items():
-    string = string.replace(repr(type_), alias)
-  string = re.sub(r"<(class|type) '([\w.]+)'>", r"\2", string)
-  string = re.sub(r"typecheck\.(\w+)", r"\1", string)
-  return string
-
-
-class Error(TypeError):
-  """Exception for typecheck failures."""
-
-
-def accepts(*types):
-  """A decorator which checks the types of a function's positional arguments (and its defaults, at once).
+def accepts(**checks):
+  """Decorates a function so that its positionally passed arguments are checked against `checks`.
 
   Args:
-    *types: A type (or typecheck Type) for each argument of the decorated function.
+    **checks: parameter name -> type (or `Type`) its value must be an instance of.
 
   Returns:
-    A function to use as a decorator.
+    The decorator. A default value that fails its own check is an `Error` when the function is defined.
+
+  Raises:
+    Error: `checks` names a parameter the function does not have.
   """
 
-  def check_accepts(f):
-    """Check the types."""
-    spec = inspect.getfullargspec(f)
+  def decorate(function):
+    parameters = list(inspect.signature(function).parameters.values())
+    unknown = set(checks) - set(p.name for p in parameters)
+    if unknown:
+      raise Error("accepts(): %s has no parameter %s" % (function.__qualname__, ", ".join(sorted(unknown))))
+    by_position = [(i, p.name, checks[p.name]) for i, p in enumerate(parameters)
+                   if p.name in checks and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    for p in parameters:
+      if p.name in checks and p.default is not p.empty and not isinstance(p.default, checks[p.name]):
+        raise Error("%s(): the default %r of `%s` is not a %s" % (
+            function.__qualname__, p.default, p.name, _describe(checks[p.name])))
 
-    num_function_arguments = len(spec.args)
-    if len(types) != num_function_arguments:
-      raise Error("Function %r has %d arguments but only %d types were provided in the "
-                  "annotation." % (f, num_function_arguments, len(types)))
+    @functools.wraps(function)
+    def checked(*args, **kwargs):
+      for index, name, kind in by_position:
+        if index < len(args) and not isinstance(args[index], kind):
+          raise Error("%s(): `%s` must be a %s, got %r of type %s" % (
+              function.__qualname__, name, _describe(kind), args[index], type(args[index]).__name__))
+      return function(*args, **kwargs)
 
-    if spec.defaults:
-      num_defaults = len(spec.defaults)
-      for (name, a, t) in zip(spec.args[-num_defaults:], spec.defaults, types[-num_defaults:]):
-        allowed_type = _replace_forward_references(t, f.__globals__)
-        if not isinstance(a, allowed_type):
-          raise Error("default argument value %r of type %r is not an instance "
-                      "of the allowed type %s for the %s argument to %r" %
-                      (a, type(a), _type_repr(allowed_type), name, f))
+    return checked
 
-    @functools.wraps(f)
-    def new_f(*args, **kwds):
-      """A helper function."""
-      for (a, t) in zip(args, types):
-        allowed_type = _replace_forward_references(t, f.__globals__)
-        if not isinstance(a, allowed_type):
-          raise Error("%r of type %r is not an instance of the allowed type %s "
-                      "for %r" % (a, type(a), _type_repr(allowed_type), f))
-      return f(*args, **kwds)
-
-    return new_f
-
-  return check_accepts
-
-
-def returns(*types):
-  """A decorator which checks the return types of a function.
-
-  Args:
-    *types: One type for a single return value, several for a function returning that many values (a function
-      without an explicit return value returns NoneType).
-
-  Returns:
-    A function to use as a decorator.
-  """
-
-  def check_returns(f):
-    """Check the types."""
-    if not types:
-      raise TypeError("A return type annotation must contain at least one type")
-
-    @functools.wraps(f)
-    def new_f(*args, **kwds):
-      """A helper function."""
-      return_value = f(*args, **kwds)
-
-      if len(types) == 1:
-        # The function has a single return value.
-        allowed_type = _replace_forward_references(types[0], f.__globals__)
-        if not isinstance(return_value, allowed_type):
-          raise Error("%r of type %r is not an instance of the allowed type %s "
-                      "for %r" % (return_value, type(return_value), _type_repr(allowed_type), f))
-
-      else:
-        if len(return_value) != len(types):
-          raise Error("Function %r has %d return values but only %d types were "
-                      "provided in the annotation." % (f, len(return_value), len(types)))
-
-        for (r, t) in zip(return_value, types):
-          allowed_type = _replace_forward_references(t, f.__globals__)
-          if not isinstance(r, allowed_type):
-            raise Error("%r of type %r is not an instance of allowed type %s "
-                        "for %r" % (r, type(r), _type_repr(allowed_type), f))
-
-      return return_value
-
-    return new_f
-
-  return check_returns
+  return decorate

@@ -1,344 +1,234 @@
-"""`tf.contrib.labeled_tensor`'s core: `Axis`, `Axes`, `LabeledTensor` and the ops LabeledTensor's methods use.
+"""LabeledTensor's core: `Axis`, `Axes`, `LabeledTensor`, axis order, `align` and the elementwise ops.
 
-Place in the data flow (DESIGN.md): tf ops <- **contrib.labeled_tensor** (`core`) <- compat <- cli.
+TF 1.15's `tensorflow/contrib/labeled_tensor/python/ops/core.py`, written by tf1clip on TensorFlow 2.21's graph-mode
+API (tf.compat.v1). "Core" are the ops a LabeledTensor's own methods and operators reach (`x + y` is `add`, `x[0]`
+is `slice_function`) and what they need; the rest is in `ops`.
 
-TF 1.15's contrib/labeled_tensor/python/ops/core.py on TensorFlow 2.21's public API (graph mode, tf.compat.v1):
-the same classes, the same axis semantics (names, sizes, tick labels; broadcasting by `align`, which never
-transposes; the axis order of an `axis_order_scope` kept in the graph collection ('__axis_order',)), the same
-op names (`lt_<op>` name scopes) and the same errors (`tc.Error`, a TypeError, for a wrong argument type;
-ValueError; `AxisOrderError`, a ValueError). A LabeledTensor converts to its tensor wherever TensorFlow takes
-one (`tf.register_tensor_conversion_function`).
-
-Core ops are ops which will eventually be called by LabeledTensor methods, and ops which a core op depends upon
-(`add` is a core op because `+` calls it); non-core ops are in `ops`.
+What TF 1.15 fixed and tf1clip keeps: axis names and tick labels travel with the tensor; `align` broadcasts two
+tensors by inserting size-1 axes in the order of the innermost `axis_order_scope` (kept in the graph collection
+`('__axis_order',)`) or else in the left-most order consistent with both, and never transposes; each op opens the
+name scope `lt_<op>` and names its result by it; a wrong argument type is `tc.Error` (a TypeError), a bad value a
+ValueError, an impossible order an `AxisOrderError` (a ValueError); and the reprs are TF 1.15's, character for
+character. A LabeledTensor converts to its tensor wherever TensorFlow takes one.
 """
 
 import collections
 import collections.abc
 import contextlib
 import numbers
-import types
 
 import numpy as np
 import tensorflow as tf
 
-import tf1clip.contrib.labeled_tensor.python.ops._typecheck as tc
+from tf1clip.contrib.labeled_tensor.python.ops import _typecheck as tc
+
+_Dimension = tf.compat.v1.Dimension
 
 # pylint: disable=invalid-name
-
-# Types coercible to Axis.labels
-# We use this instead of collections.abc.Sequence to exclude strings.
+# What an axis may be described by: tick labels (any sequence but a string), or a size (None: unknown).
 LabelsLike = tc.Union(np.ndarray, range, list, tuple)
-
-# Types coercible to a tf.compat.v1.Dimension
-DimensionLike = tc.Optional(tc.Union(tf.compat.v1.Dimension, int))
-
-# Types usable for axis values
+DimensionLike = tc.Optional(tc.Union(_Dimension, int))
 AxisValue = tc.Union(LabelsLike, DimensionLike)
-
-# Valid scalar values for TensorFlow
+# Python and NumPy scalars TensorFlow converts to a rank-0 tensor.
 Scalar = tc.Union(numbers.Number, bool, bytes, str)
-
 # pylint: enable=invalid-name
+
+_OptionalName = tc.Optional(str)
 
 
 class Axis(object):
-  """Size and label information for an axis.
+  """One named axis: its size, and, for a labeled axis, one unique tick label per position.
 
-  Axis contains either a tf.compat.v1.Dimension indicating the size of an axis,
-  or a tuple of tick labels for the axis.
-
-  If tick labels are provided, they must be unique.
+  `Axis('x', 3)` (or a tf.compat.v1.Dimension, or None for an unknown size) has no labels;
+  `Axis('x', ['a', 'b'])` has size 2 and labels ('a', 'b'). An axis of size 0 counts as labeled (with no labels).
   """
 
-  @tc.accepts(object, str, AxisValue)
+  @tc.accepts(name=str, value=AxisValue)
   def __init__(self, name, value):
-    """Construct an Axis.
+    """Makes the axis.
 
     Args:
-      name: Name of the axis.
-      value: Either None, an int or tf.compat.v1.Dimension giving the size of
-        the axis, or a sequence that is not a string additionally providing
-        coordinate (tick) labels.
+      name: the axis name.
+      value: the size (an int, a tf.compat.v1.Dimension or None), or the tick labels (a list, tuple, range or
+        array; not a string).
 
     Raises:
-      ValueError: If the user provides labels with duplicate values.
+      ValueError: two tick labels are equal.
     """
-    if isinstance(value, tf.compat.v1.Dimension):
-      dimension = value
-      labels = None
-    elif isinstance(value, int) or value is None:
-      dimension = tf.compat.v1.Dimension(value)
-      labels = None
+    if isinstance(value, _Dimension):
+      dimension, labels = value, None
+    elif value is None or isinstance(value, int):
+      dimension, labels = _Dimension(value), None
     else:
-      dimension = tf.compat.v1.Dimension(len(value))
       labels = tuple(value)
-
+      dimension = _Dimension(len(labels))
     if dimension.value == 0:
-      # Treat a zero-length axis as if it has labels.
       labels = ()
-
+    positions = None
     if labels is not None:
-      index = dict(zip(labels, range(len(labels))))
-      if len(index) != len(labels):
-        raise ValueError(
-            'Tick labels must be unique, but got {}'.format(labels))
-    else:
-      index = None
-
-    self._name = name  # type: str
-    self._dimension = dimension  # type: tf.compat.v1.Dimension
-    self._labels = labels  # type: Optional[tuple]
-    self._index = index  # type: Optional[Dict[Any, int]]
+      positions = {label: position for position, label in enumerate(labels)}
+      if len(positions) != len(labels):
+        raise ValueError("Tick labels must be unique, but got {}".format(labels))
+    self._name = name
+    self._dimension = dimension
+    self._labels = labels
+    self._positions = positions
 
   @property
-  @tc.returns(str)
   def name(self):
     return self._name
 
-  @tc.returns(str)
-  def __repr__(self):
-    # Axis('x', Dimension(2))
-    # TODO(shoyer): make very long reprs more succint?
-    return "%s('%s', %r)" % (type(self).__name__, self.name, self.value)
-
-  @tc.returns(bool)
-  def __eq__(self, other):
-    return (isinstance(other, Axis) and self.name == other.name and
-            self.size == other.size and self.labels == other.labels)
-
-  def __hash__(self):
-    return hash((self.name, self.size, self.labels))
-
-  @tc.returns(bool)
-  def __ne__(self, other):
-    return not self == other
-
-  @tc.returns(int)
-  def __len__(self):
-    size = self.size
-    if size is None:
-      raise ValueError('axis %r has unknown length' % self.name)
-    return size
-
   @property
-  @tc.returns(tc.Optional(tf.compat.v1.Dimension))
   def dimension(self):
     return self._dimension
 
   @property
-  @tc.returns(tc.Optional(int))
   def size(self):
+    """The size as an int, or None when unknown."""
     return self._dimension.value
 
   @property
-  @tc.returns(tc.Union(tuple, tf.compat.v1.Dimension))
-  def value(self):
-    """Returns the tf.compat.v1.Dimension or tuple specifying axis ticks."""
-    if self.labels is None:
-      return self.dimension
-    else:
-      return self.labels
-
-  @property
-  @tc.returns(tc.Optional(tuple))
   def labels(self):
-    """Returns the tuple containing coordinate labels, else None."""
+    """The tick labels as a tuple, or None for an unlabeled axis."""
     return self._labels
 
+  @property
+  def value(self):
+    """The labels of a labeled axis, else the tf.compat.v1.Dimension."""
+    return self._dimension if self._labels is None else self._labels
+
   def index(self, value):
-    """Returns the integer position of the given tick label."""
-    if self._index is None:
-      raise ValueError('Axis does not have tick labels')
-    return self._index[value]
+    """The position of tick label `value` (KeyError when the axis has no such label)."""
+    if self._positions is None:
+      raise ValueError("Axis does not have tick labels")
+    return self._positions[value]
+
+  def __len__(self):
+    if self.size is None:
+      raise ValueError("axis %r has unknown length" % self.name)
+    return self.size
+
+  def __eq__(self, other):
+    return isinstance(other, Axis) and (self.name, self.size, self.labels) == (other.name, other.size,
+                                                                                other.labels)
+
+  def __ne__(self, other):
+    return not self == other
+
+  def __hash__(self):
+    return hash((self.name, self.size, self.labels))
+
+  def __repr__(self):
+    return "%s('%s', %r)" % (type(self).__name__, self.name, self.value)
 
 
-# tc class for anything that can be coerced into an Axis
 # pylint: disable=invalid-name
 AxisLike = tc.Union(Axis, tc.Tuple(str, AxisValue))
 # pylint: enable=invalid-name
 
 
-@tc.returns(Axis)
-@tc.accepts(AxisLike)
+@tc.accepts(axis_data=AxisLike)
 def as_axis(axis_data):
-  """Convert an AxisLike object into an Axis.
+  """`axis_data` itself if it is an Axis, else `Axis(*axis_data)` of a (name, value) pair."""
+  return axis_data if isinstance(axis_data, Axis) else Axis(*axis_data)
 
-  Args:
-    axis_data: Axis object or tuple (axis_name, axis_value) describing an axis.
 
-  Returns:
-    Axis object. This may be the original object if axis_data is an Axis.
-  """
-  if isinstance(axis_data, Axis):
-    axis = axis_data
-  else:
-    axis = Axis(*axis_data)
-  return axis
+def _axis_items(axes, indent):
+  """The "('name', value)" entries of a repr, one a line, the later lines indented by `indent` spaces."""
+  return (",\n" + " " * indent).join("('%s', %r)" % (a.name, a.value) for a in axes)
 
 
 class Axes(collections.abc.Mapping):
-  """Axis names and indices for a tensor.
+  """The axes of a tensor, in order: a mapping from axis name to `Axis` (names unique).
 
-  It is an ordered mapping, with keys given by axis name and values given
-  by Axis objects. Duplicate axis names are not allowed.
+  Two Axes are equal when they map the same names to equal axes, whatever their order (a Mapping's equality).
   """
 
-  @tc.accepts(object, tc.List(AxisLike))
+  @tc.accepts(axes=tc.List(AxisLike))
   def __init__(self, axes):
-    """Construct an Axes.
-
-    Args:
-      axes: A list of Axis objects or (axis_name, axis_value) tuples.
+    """Makes the mapping from a list of Axis objects or (name, value) pairs.
 
     Raises:
-      ValueError: If the user provides empty or duplicate axis names.
+      ValueError: two axes have the same name.
     """
-    self._axes = collections.OrderedDict()
+    self._by_name = collections.OrderedDict()
+    for axis in map(as_axis, axes):
+      if axis.name in self._by_name:
+        raise ValueError("Duplicate axis name: %s" % axis.name)
+      self._by_name[axis.name] = axis
 
-    for axis_data in axes:
-      axis = as_axis(axis_data)
+  @tc.accepts(name=str)
+  def __getitem__(self, name):
+    return self._by_name[name]
 
-      name = axis.name
-      if name in self._axes:
-        raise ValueError('Duplicate axis name: %s' % name)
-
-      self._axes[name] = axis
+  def __contains__(self, name):
+    return name in self._by_name
 
   def __iter__(self):
-    return iter(self._axes)
+    return iter(self._by_name)
 
-  @tc.returns(str)
-  def __repr__(self):
-    # Axes([('x', Dimension(2)),
-    #       ('y', ['a', 'b', 'c']),
-    #       ('z', Dimension(4))])
-    cls_name = type(self).__name__
-    values = ["('%s', %r)" % (v.name, v.value) for v in self._axes.values()]
-    values_repr = (',\n' + ' ' * len(cls_name + '([')).join(values)
-    return '%s([%s])' % (cls_name, values_repr)
-
-  @tc.returns(Axis)
-  @tc.accepts(object, str)
-  def __getitem__(self, name):
-    return self._axes[name]
-
-  @tc.returns(bool)
-  def __contains__(self, name):
-    return name in self._axes
-
-  @tc.returns(int)
   def __len__(self):
-    return len(self._axes)
+    return len(self._by_name)
 
   def __hash__(self):
     return hash(tuple(self.items()))
 
-  @tc.accepts(object, str)
+  def __repr__(self):
+    opening = "%s([" % type(self).__name__
+    return opening + _axis_items(self.values(), len(opening)) + "])"
+
+  @tc.accepts(axis_name=str)
   def remove(self, axis_name):
-    """Creates a new Axes object without the given axis."""
+    """A new Axes without the axis `axis_name` (KeyError when there is none)."""
     if axis_name not in self:
       raise KeyError(axis_name)
-    remaining_axes = [axis for axis in self.values() if axis.name != axis_name]
-    return Axes(remaining_axes)
+    return Axes([a for a in self.values() if a.name != axis_name])
+
+
+def _known_size(dimension):
+  return tf.compat.dimension_value(dimension)
 
 
 class LabeledTensor(object):
-  """A tensor with annotated axes.
+  """A tensor whose axes have names (and perhaps tick labels): one Axis per dimension, of the dimension's size.
 
-  It has the following invariants:
-    1) The dimensionality of the tensor is equal to the number of elements
-    in axes.
-    2) The number of coordinate values in the ith dimension is equal to the
-    size of the tensor in the ith dimension.
-
-  Attributes:
-    tensor: tf.Tensor containing the data.
-    axes: lt.Axes containing axis names and coordinate labels.
+  Python's operators work as on tensors, aligning the operands' axes by name (see `align`); `x[i, j, ...]`
+  takes one index or slice per axis (`slice_function`). Wherever TensorFlow takes a tensor, a LabeledTensor
+  stands for its tensor.
   """
 
-  @tc.accepts(object, tf.Tensor,
-              tc.Union(Axes, tc.Collection(tc.Union(str, AxisLike))))
+  @tc.accepts(tensor=tf.Tensor, axes=tc.Union(Axes, tc.Collection(tc.Union(str, AxisLike))))
   def __init__(self, tensor, axes):
-    """Construct a LabeledTensor.
+    """Labels `tensor`.
 
     Args:
-      tensor: The underlying tensor containing the data.
-      axes: An Axes object, or a collection of strings, Axis objects or tuples
-        of (name, value) pairs indicating the axes.
+      tensor: the tf.Tensor.
+      axes: an Axes, or one entry per dimension: a name (the dimension's size, unlabeled), an Axis or a
+        (name, value) pair.
 
     Raises:
-      ValueError: If the provided axes do not satisfy the class invariants.
+      ValueError: the number of axes is not the tensor's rank, or an axis size contradicts the static shape.
     """
-    self._tensor = tensor
     shape = tensor.get_shape()
-
-    if isinstance(axes, Axes):
-      unvalidated_axes = axes
-    else:
-      mutable_axes = []
-
-      for position, axis_like in enumerate(axes):
-        if isinstance(axis_like, str):
-          # The coordinates for this axes are unlabeled.
-          # Infer the size of the axis.
-          value = shape[position]
-          axis_like = (axis_like, value)
-
-        mutable_axes.append(axis_like)
-
-      # Construct the Axis object, which will additionally validate the contents
-      # of the object.
-      unvalidated_axes = Axes(mutable_axes)
-
-    # Check our invariants.
-
-    # First, the rank of the tensor must be equal to the number of axes.
-    if len(shape) != len(unvalidated_axes):
-      raise ValueError(
-          'Tensor rank was not equal to the number of axes: %r, %r' %
-          (shape, unvalidated_axes))
-
-    # Second, the size of each tensor dimension must match the size of the
-    # corresponding indices.
-    for (d, axis) in zip(shape, unvalidated_axes.values()):
-      if d != axis.size:
-        raise ValueError(
-            'Provided axis size %d does not match tensor dimension size %d'
-            'in tensor %r' % (axis.size, d, tensor))
-
-    self._axes = unvalidated_axes
-
-  def __repr__(self):
-    # <LabeledTensor 'foo' shape=(2, 3, 4) dtype=float32
-    #  axes=[('x', Dimension(2)),
-    #        ('y', ('a', 'b', 'c'),
-    #        ('z', Dimension(4))]>
-    axes = ["('%s', %r)" % (v.name, v.value) for v in self.axes.values()]
-    axes_repr = (',\n' + ' ' * len(' axes=[')).join(axes)
-    return ("<%s '%s' shape=%s dtype=%s\n axes=[%s]>" %
-            (type(self).__name__, self.tensor.name, self.tensor.get_shape(),
-             self.tensor.dtype.name, axes_repr))
+    if not isinstance(axes, Axes):
+      axes = Axes([(a, shape[i]) if isinstance(a, str) else a for i, a in enumerate(axes)])
+    if len(shape) != len(axes):
+      raise ValueError("Tensor rank was not equal to the number of axes: %r, %r" % (shape, axes))
+    for dimension, axis in zip(shape, axes.values()):
+      known = _known_size(dimension)
+      if known is not None and axis.size is not None and known != axis.size:
+        raise ValueError("Provided axis size %d does not match tensor dimension size %d in tensor %r" %
+                         (axis.size, known, tensor))
+    self._tensor = tensor
+    self._axes = axes
 
   @property
   def tensor(self):
     return self._tensor
 
-  def _as_graph_element(self):
-    """Support tf.Graph.as_graph_element on LabeledTensor objects.
-
-    This allows operations such as tf.name_scope to take labeled tensors.
-
-    Returns:
-      self.tensor
-    """
-    return self.tensor
-
   @property
   def axes(self):
     return self._axes
-
-  # properties/methods directly borrowed from tf.Tensor:
 
   @property
   def dtype(self):
@@ -353,114 +243,25 @@ class LabeledTensor(object):
     return self._tensor.name
 
   def get_shape(self):
-    """Returns the TensorShape that represents the shape of this tensor.
-
-    See tf.Tensor.get_shape().
-
-    Returns:
-      A TensorShape representing the shape of this tensor.
-    """
+    """The tensor's static shape (tf.Tensor.get_shape)."""
     return self._tensor.get_shape()
 
-  # TODO(shoyer): consider how/if to implement .eval(). Maybe it should return
-  # an xarray.DataArray?
+  def _as_graph_element(self):
+    # what lets a LabeledTensor stand in a name_scope's values, or be fetched
+    return self._tensor
 
   def __getitem__(self, key):
-    # This should work exactly like tf.Tensor.__getitem__, except it preserves
-    # labels.
-    if not isinstance(key, tuple):
-      key = (key,)
+    key = key if isinstance(key, tuple) else (key,)
     if len(key) != len(self.axes):
-      raise ValueError('indexer %r must have the same length as the Tensor '
-                       'rank (%r)' % (key, len(self.axes)))
-    selection = {a: k for a, k in zip(self.axes.keys(), key)}
-    return slice_function(self, selection)
-
-  # special methods for overloading arithmetic operations:
-
-  def __abs__(self):
-    return abs_function(self)
-
-  def __neg__(self):
-    return neg(self)
+      raise ValueError("indexer %r must have the same length as the Tensor rank (%r)" % (key, len(self.axes)))
+    return slice_function(self, dict(zip(self.axes, key)))
 
   def __pos__(self):
     return self
 
-  def __add__(self, other):
-    return add(self, other)
-
-  def __radd__(self, other):
-    return add(other, self)
-
-  def __sub__(self, other):
-    return sub(self, other)
-
-  def __rsub__(self, other):
-    return sub(other, self)
-
-  def __mul__(self, other):
-    return mul(self, other)
-
-  def __rmul__(self, other):
-    return mul(other, self)
-
-  def __truediv__(self, other):
-    return div(self, other)
-
-  __div__ = __truediv__
-
-  def __rtruediv__(self, other):
-    return div(other, self)
-
-  __rdiv__ = __rtruediv__
-
-  def __mod__(self, other):
-    return mod(self, other)
-
-  def __rmod__(self, other):
-    return mod(other, self)
-
-  def __pow__(self, other):
-    return pow_function(self, other)
-
-  def __rpow__(self, other):
-    return pow_function(other, self)
-
-  # logical operations:
-
-  def __invert__(self):
-    return logical_not(self)
-
-  def __and__(self, other):
-    return logical_and(self, other)
-
-  def __or__(self, other):
-    return logical_or(self, other)
-
-  def __xor__(self, other):
-    return logical_xor(self, other)
-
-  # boolean operations:
-
-  def __lt__(self, other):
-    return less(self, other)
-
-  def __le__(self, other):
-    return less_equal(self, other)
-
-  def __gt__(self, other):
-    return greater(self, other)
-
-  def __ge__(self, other):
-    return greater_equal(self, other)
-
   def __eq__(self, other):
-    # for consistency with tf.Tensor (TF1's tensors compare by identity)
-    if not isinstance(other, LabeledTensor):
-      return False
-
-    return self.tensor is other.tensor and self.axes == other.axes
+    # the same tensor (tf.Tensor's TF1 equality is identity) with the same axes
+    return isinstance(other, LabeledTensor) and self.tensor is other.tensor and self.axes == other.axes
 
   def __ne__(self, other):
     return not self == other
@@ -468,718 +269,404 @@ class LabeledTensor(object):
   def __hash__(self):
     return hash((id(self.tensor), self.axes))
 
-
-# typecheck type abbreviations:
-# abbreviations for third-party types with very long reprs
-tc.register_type_abbreviation(tf.compat.v1.Dimension, 'tensorflow.Dimension')
-tc.register_type_abbreviation(tf.Tensor, 'tensorflow.Tensor')
-tc.register_type_abbreviation(tf.DType, 'tensorflow.DType')
-# core LabeledTensor types
-tc.register_type_abbreviation(Axis, 'labeled_tensor.Axis')
-tc.register_type_abbreviation(Axes, 'labeled_tensor.Axes')
-tc.register_type_abbreviation(LabeledTensor, 'labeled_tensor.LabeledTensor')
+  def __repr__(self):
+    return "<%s '%s' shape=%s dtype=%s\n axes=[%s]>" % (
+        type(self).__name__, self.tensor.name, self.tensor.get_shape(), self.tensor.dtype.name,
+        _axis_items(self.axes.values(), len(" axes=[")))
 
 
-@tc.returns(tf.Tensor)
-@tc.accepts(LabeledTensor)
-def _convert_labeled_tensor_to_tensor(value, *args, **kwargs):
-  # TensorFlow calls it as (value, dtype=None, name=None, as_ref=False)
-  return _labeled_tensor_tensor(value.tensor, *args, **kwargs)
+def _as_tensor(value, dtype=None, name=None, as_ref=False):
+  del as_ref  # a LabeledTensor holds a value, never a reference variable
+  return tf.convert_to_tensor(value.tensor, dtype=dtype, name=name)
 
 
-def _labeled_tensor_tensor(tensor, dtype=None, name=None, as_ref=False):
-  del as_ref  # a LabeledTensor holds a tensor, never a reference
-  # convert_to_tensor checks that a requested dtype is the tensor's
-  return tf.compat.v1.convert_to_tensor(tensor, dtype=dtype, name=name)
+tf.register_tensor_conversion_function(LabeledTensor, _as_tensor)
 
-
-tf.register_tensor_conversion_function(LabeledTensor, _convert_labeled_tensor_to_tensor)
-
-# tc class for anything that can be coerced into a LabeledTensor
 # pylint: disable=invalid-name
 LabeledTensorLike = tc.Union(LabeledTensor, tf.Tensor, np.ndarray, Scalar)
 # pylint: enable=invalid-name
 
 
-@tc.returns(LabeledTensor)
-@tc.accepts(LabeledTensorLike, object, tc.Optional(str))
+@tc.accepts(value=LabeledTensorLike, name=_OptionalName)
 def convert_to_labeled_tensor(value, dtype=None, name=None):
-  """Converts the given `value` to a `LabeledTensor`.
-
-  This function accepts `LabeledTensor` objects, 0-dimensional `Tensor` objects
-  and numpy arrays, and Python scalars. Higher dimensional unlabeled tensors
-  must use the `LabeledTensor` constructor explicitly.
+  """`value` as a LabeledTensor: a LabeledTensor as it is (its dtype checked), a scalar as a rank-0 one.
 
   Args:
-    value: Object to convert.
-    dtype: Optional element type for the returned tensor. If missing, the type
-      is inferred from the type of value.
-    name: Optional name to use if a new Tensor is created.
+    value: a LabeledTensor, or a rank-0 tensor, array or Python scalar.
+    dtype: the dtype the result must have (converted to, for a Python value).
+    name: the name of a tensor created for `value`.
 
   Returns:
-    `value` converted into a `LabeledTensor` object.
+    The LabeledTensor.
 
   Raises:
-    ValueError: If the output would have rank>0 but the input was not already a
-      `LabeledTensor`.
+    ValueError: `value` has rank > 0 and no axes (label it with `LabeledTensor(tensor, axes)`).
   """
-  # TODO(shoyer): consider extending to accept xarray.DataArray as input.
-  if isinstance(value, LabeledTensor):
-    axes = value.axes.values()
-    value = value.tensor
-  else:
-    axes = []
-
-  # We call convert_to_tensor even for LabeledTensor input because it also
-  # checks to make sure the dtype argument is compatible.
-  tensor = tf.compat.v1.convert_to_tensor(value, dtype=dtype, name=name)
+  axes = list(value.axes.values()) if isinstance(value, LabeledTensor) else []
+  tensor = tf.convert_to_tensor(value.tensor if isinstance(value, LabeledTensor) else value, dtype=dtype,
+                                name=name)
   if len(tensor.get_shape()) != len(axes):
-    raise ValueError('cannot automatically convert unlabeled arrays or tensors '
-                     'with rank>0 into LabeledTensors: %r' % value)
+    raise ValueError("cannot automatically convert unlabeled arrays or tensors with rank>0 into "
+                     "LabeledTensors: %r" % (value,))
   return LabeledTensor(tensor, axes)
 
 
-@tc.returns(Axis)
-@tc.accepts(tc.Collection(Axis))
+@contextlib.contextmanager
+def labeled_scope(name, default_name, *inputs):
+  """Opens an op's name scope and yields (scope, inputs converted to LabeledTensors inside it).
+
+  tf1clip's (TF 1.15 spelled the two steps out in every op); `ops`, `io_ops` and `sugar` use it too.
+  """
+  with tf.compat.v1.name_scope(name, default_name, list(inputs)) as scope:
+    yield (scope,) + tuple(convert_to_labeled_tensor(t) for t in inputs)
+
+
+@tc.accepts(axes=tc.Collection(Axis))
 def concat_axes(axes):
-  """Concatenate a list of Axes.
-
-  Args:
-    axes: A collection of Axis objects.
-
-  Returns:
-    The concatenation of the axes.
-    If all axes have labels, the result has the concatenation of the labels.
-    Else, the result has no labels, and its size is the sum of the sizes
-    of the axes.
+  """The axis of the concatenation of same-named axes: the labels joined if all have labels, else the summed
+  size (unknown if one is unknown).
 
   Raises:
-    ValueError: If `others` is not a collection of Axes or if it is empty.
+    ValueError: `axes` is empty or the names differ.
   """
   if not axes:
-    raise ValueError('axes must not be empty')
-  for a in axes:
-    if not isinstance(a, Axis):
-      raise ValueError('Expected an Axis, but got %r of type %r' % (a, type(a)))
-
+    raise ValueError("axes must not be empty")
   names = set(a.name for a in axes)
-  if len(names) > 1:
-    raise ValueError('axes do not all have the same name: %r' % names)
-  name, = names
-
-  all_have_labels = all(a.labels is not None for a in axes)
-  any_has_unknown_size = any(a.size is None for a in axes)
-
-  if all_have_labels:
-    value = tuple(label for a in axes for label in a.labels)
-  elif any_has_unknown_size:
+  if len(names) != 1:
+    raise ValueError("axes do not all have the same name: %r" % names)
+  if all(a.labels is not None for a in axes):
+    value = sum((a.labels for a in axes), ())
+  elif any(a.size is None for a in axes):
     value = None
   else:
-    value = sum(len(a) for a in axes)
-  return Axis(name, value)
+    value = sum(a.size for a in axes)
+  return Axis(names.pop(), value)
 
 
-@tc.returns(LabeledTensor)
-@tc.accepts(LabeledTensorLike, tc.Optional(str))
+@tc.accepts(labeled_tensor=LabeledTensorLike, name=_OptionalName)
 def identity(labeled_tensor, name=None):
-  """The identity op.
-
-  See tf.identity.
-
-  Args:
-    labeled_tensor: The input tensor.
-    name: Optional op name.
-
-  Returns:
-    The tensor.
-  """
-  with tf.compat.v1.name_scope(name, 'lt_identity', [labeled_tensor]) as scope:
-    labeled_tensor = convert_to_labeled_tensor(labeled_tensor)
-    return LabeledTensor(
-        tf.identity(labeled_tensor.tensor, name=scope),
-        labeled_tensor.axes)
+  """tf.identity of the tensor, with its axes."""
+  with labeled_scope(name, "lt_identity", labeled_tensor) as (scope, lt):
+    return LabeledTensor(tf.identity(lt.tensor, name=scope), lt.axes)
 
 
-# We don't call this slice because that shadows a built-in. Instead, we alias
-# this to lt.slice in __init__.py.
-@tc.returns(LabeledTensor)
-@tc.accepts(LabeledTensorLike, tc.Mapping(str, tc.Union(int, slice)),
-            tc.Optional(str))
+def _sliced_axis(axis, part):
+  # an unlabeled axis gets its new size from the sliced tensor; a labeled one keeps its labels' slice
+  return axis.name if axis.labels is None else (axis.name, axis.labels[part])
+
+
+@tc.accepts(labeled_tensor=LabeledTensorLike, selection=tc.Mapping(str, tc.Union(int, slice)), name=_OptionalName)
 def slice_function(labeled_tensor, selection, name=None):
-  """Slice out a subset of the tensor.
-
-  This is an analog of tf.slice.
-  For example:
-  >>> tensor = tf.reshape(tf.range(0, 6), [3, 2])
-  >>> labeled_tensor = lt.LabeledTensor(tensor, ['a', ('b', ['foo', 'bar'])])
-  >>> lt.slice(labeled_tensor, {'a': slice(0, 2), 'b': 1})
-  <LabeledTensor 'lt_slice:...' shape=(2,) dtype=int32
-   axes=[('a', Dimension(2))]>
+  """Positional indexing by axis name (`lt.slice`): an int drops its axis, a slice keeps it (with its labels).
 
   Args:
-    labeled_tensor: The input tensor.
-    selection: A dictionary of type str -> Union(int, slice of int) mapping axis
-      names to sub-selections.
-    name: Optional op name.
+    labeled_tensor: the input.
+    selection: axis name -> int or slice of positions; axes not named are kept whole (names the tensor does
+      not have are ignored, as in TF 1.15).
+    name: the op name.
 
   Returns:
-    The slice as a `LabeledTensor`.
+    The selected LabeledTensor.
   """
-  with tf.compat.v1.name_scope(name, 'lt_slice', [labeled_tensor]) as scope:
-    labeled_tensor = convert_to_labeled_tensor(labeled_tensor)
-
-    slices = []
-
-    for axis_name in labeled_tensor.axes:
-      if axis_name not in selection:
-        # We're not sub-selecting this axis, so use the full slice.
-        slices.append(slice(None))
-      else:
-        slices.append(selection[axis_name])
-
-    sliced_tensor = labeled_tensor.tensor[tuple(slices)]
-
-    sliced_axes = []
-    for axis, s in zip(labeled_tensor.axes.values(), slices):
-      # We sub-select this axis's index with the slice s.
-
-      # `s` is either an int or a proper slice.
-      if isinstance(s, slice):
-        if axis.labels is None:
-          # We're not tracking coordinate names for this axis.
-          sliced_axes.append(axis.name)
-        else:
-          sliced_axes.append((axis.name, axis.labels[s]))
-      else:
-        # If the slice is an int this dimension now has size 1, so we remove it.
-        assert isinstance(s, int)
-
-    return LabeledTensor(
-        tf.identity(sliced_tensor, name=scope), sliced_axes)
+  with labeled_scope(name, "lt_slice", labeled_tensor) as (scope, lt):
+    index = tuple(selection.get(axis_name, slice(None)) for axis_name in lt.axes)
+    kept = [_sliced_axis(axis, part) for axis, part in zip(lt.axes.values(), index) if isinstance(part, slice)]
+    return LabeledTensor(tf.identity(lt.tensor[index], name=scope), kept)
 
 
-@tc.returns(LabeledTensor)
-@tc.accepts(LabeledTensorLike, tc.Optional(tc.Collection(str)),
-            tc.Optional(str))
+@tc.accepts(labeled_tensor=LabeledTensorLike, axis_order=tc.Optional(tc.Collection(str)), name=_OptionalName)
 def transpose(labeled_tensor, axis_order=None, name=None):
-  """Permute a tensor's axes.
-
-  See tf.transpose.
+  """tf.transpose by axis names.
 
   Args:
-    labeled_tensor: The input tensor.
-    axis_order: Optional desired axis order, as a list of names. By default, the
-      order of axes is reversed.
-    name: Optional op name.
+    labeled_tensor: the input.
+    axis_order: the axis names in their new order (default: reversed).
+    name: the op name.
 
   Returns:
-    The permuted tensor.
+    The transposed LabeledTensor.
 
   Raises:
-    ValueError: If axis_order isn't a permutation of the existing axes.
+    ValueError: `axis_order` is not an order of exactly the tensor's axes.
   """
-  with tf.compat.v1.name_scope(name, 'lt_transpose', [labeled_tensor]) as scope:
-    labeled_tensor = convert_to_labeled_tensor(labeled_tensor)
-
-    original_order = list(labeled_tensor.axes.keys())
-    if axis_order is None:
-      axis_order = list(reversed(original_order))
-    elif sorted(axis_order) != sorted(original_order):
-      raise ValueError(
-          'The new axis order must have the same names as the original axes, '
-          'but the new order is %r while the original order is %r' %
-          (axis_order, original_order))
-
-    axis_names = list(labeled_tensor.axes.keys())
-    permutation = [axis_names.index(n) for n in axis_order]
-
-    # Note: TensorFlow doesn't copy data for the identity transpose.
-    transpose_tensor = tf.transpose(
-        labeled_tensor.tensor, permutation, name=scope)
-
-    permuted_axes = [labeled_tensor.axes[n] for n in axis_order]
-
-    return LabeledTensor(transpose_tensor, permuted_axes)
+  with labeled_scope(name, "lt_transpose", labeled_tensor) as (scope, lt):
+    names = list(lt.axes)
+    order = names[::-1] if axis_order is None else list(axis_order)
+    if sorted(order) != sorted(names):
+      raise ValueError("The new axis order must have the same names as the original axes, but the new order is "
+                       "%r while the original order is %r" % (order, names))
+    permuted = tf.transpose(lt.tensor, [names.index(n) for n in order], name=scope)
+    return LabeledTensor(permuted, [lt.axes[n] for n in order])
 
 
-@tc.returns(LabeledTensor)
-@tc.accepts(LabeledTensorLike,
-            tc.Collection(
-                tc.Union(str,
-                         tc.Tuple(str, collections.abc.Hashable))),
-            tc.Optional(str))
+def _reshape_size(axis):
+  return -1 if axis.size is None else axis.size
+
+
+@tc.accepts(labeled_tensor=LabeledTensorLike,
+            axes=tc.Collection(tc.Union(str, tc.Tuple(str, collections.abc.Hashable))), name=_OptionalName)
 def expand_dims(labeled_tensor, axes, name=None):
-  """Insert dimensions of size 1.
-
-  See tf.expand_dims.
+  """Inserts size-1 axes: `axes` lists every axis of the result, the existing ones in their present order.
 
   Args:
-    labeled_tensor: The input tensor.
-    axes: The desired axis names as strings or tuples of (name, label), where
-      `label` is the coordinate name for the new dimension `name`. These must
-      include the existing axis names, and the existing names must appear in the
-      same order in this list as they do in the input tensor.
-    name: Optional op name.
+    labeled_tensor: the input.
+    axes: the result's axes: an existing axis's name, a new axis's name, or a (name, label) pair for a new axis
+      with one tick label.
+    name: the op name.
 
   Returns:
-    A tensor with an axis for each axis in axes.
-    New axes are created with size 1 and do not have labeled coordinates.
+    The reshaped LabeledTensor.
 
   Raises:
-    AxisOrderError: If axis names don't appear in the same order in axes
-      and the labeled tensor.
+    AxisOrderError: the existing axes are missing from `axes` or listed in another order.
   """
-  with tf.compat.v1.name_scope(name, 'lt_expand_dims', [labeled_tensor]) as scope:
-    labeled_tensor = convert_to_labeled_tensor(labeled_tensor)
+  with labeled_scope(name, "lt_expand_dims", labeled_tensor) as (scope, lt):
+    check_axis_order(lt, [a if isinstance(a, str) else a[0] for a in axes])
 
-    axis_names = [a if isinstance(a, str) else a[0] for a in axes]
-    check_axis_order(labeled_tensor, axis_names)
+    def result_axis(spec):
+      if not isinstance(spec, str):
+        return Axis(spec[0], [spec[1]])
+      return lt.axes[spec] if spec in lt.axes else Axis(spec, 1)
 
-    reshaped_axes = []
-    shape = []
-    for axis_spec in axes:
-      if axis_spec in labeled_tensor.axes:
-        axis = labeled_tensor.axes[axis_spec]
-        reshaped_axes.append(axis)
-        shape.append(-1 if axis.size is None else axis.size)
-      else:
-        if isinstance(axis_spec, str):
-          reshaped_axes.append((axis_spec, 1))
-        else:
-          (name, label) = axis_spec
-          reshaped_axes.append((name, (label,)))
-
-        shape.append(1)
-
-    reshaped_tensor = tf.reshape(
-        labeled_tensor.tensor, shape, name=scope)
-
-    return LabeledTensor(reshaped_tensor, reshaped_axes)
+    new_axes = [result_axis(spec) for spec in axes]
+    reshaped = tf.reshape(lt.tensor, [_reshape_size(a) for a in new_axes], name=scope)
+    return LabeledTensor(reshaped, new_axes)
 
 
-# This should only be added to a graph collection once.
-_AXIS_ORDER_KEY = ('__axis_order',)
+# The innermost axis_order_scope's order lives in this graph collection (a graph is what TF1 code shares between
+# threads, so the scope is per graph, as in TF 1.15).
+_AXIS_ORDER_KEY = ("__axis_order",)
 
 
-@tc.returns(tc.Optional(tc.List(str)))
+class AxisOrderError(ValueError):
+  """No axis order makes the operation possible (or none was given where one is needed)."""
+
+
 def get_axis_order():
-  """Get the axis_order set by any containing axis_order_scope.
-
-  Returns:
-    List of strings giving an order to use for axis names, or None, if no axis
-    order is set.
-  """
-  # By storing axis_order in the graph, we can ensure that axis_order_scope is
-  # thread-safe.
-  axis_order_list = tf.compat.v1.get_collection(_AXIS_ORDER_KEY)
-  if axis_order_list:
-    axis_order, = axis_order_list
-  else:
-    axis_order = None
-  return axis_order
+  """The axis order of the innermost `axis_order_scope` (a list of names), or None outside any."""
+  stored = tf.compat.v1.get_collection(_AXIS_ORDER_KEY)
+  return stored[0] if stored else None
 
 
-@tc.accepts(tc.Optional(tc.List(str)))
 def _set_axis_order(axis_order):
-  axis_order_list = tf.compat.v1.get_collection_ref(_AXIS_ORDER_KEY)
-  if axis_order_list:
-    axis_order_list[0] = axis_order
-  else:
-    axis_order_list.append(axis_order)
+  tf.compat.v1.get_collection_ref(_AXIS_ORDER_KEY)[:] = [axis_order]
 
 
 @contextlib.contextmanager
-@tc.accepts(tc.Optional(tc.List(str)))
+@tc.accepts(axis_order=tc.Optional(tc.List(str)))
 def axis_order_scope(axis_order=None):
-  """Set axis order for the result of broadcasting operations within a scope.
+  """Within the block, broadcasting ops order their result's axes by `axis_order` (None: no order).
 
-  This allows you to ensure that tensors resulting from arithmetic have a
-  predictable axis order.
-
-  Example usage:
-
-    with lt.axis_order_scope(['x', 'y', 'z']):
-      # result is guaranteed to have the correct axis order
-      result = w + b
-
-  You can nest scopes, in which case only the inner-most scope applies, e.g.,
-
-    with lt.axis_order(['x', 'y', 'z']):
-      with lt.axis_order():
-        result = w + b  # uses the default (left-most) axis ordering
-
-  Args:
-    axis_order: optional list of strings providing axis names. By default,
-      creates a scope without axis order.
-
-  Yields:
-    The provided axis_order or `None`.
+  Scopes nest; the innermost one applies. Yields `axis_order`.
   """
-  original_axis_order = get_axis_order()
+  outer = get_axis_order()
   _set_axis_order(axis_order)
   try:
     yield axis_order
   finally:
-    _set_axis_order(original_axis_order)
+    _set_axis_order(outer)
 
 
-@tc.returns(tc.List(str))
-def _get_valid_axis_order():
-  axis_order = get_axis_order()
-  if axis_order is None:
-    raise AxisOrderError('an explicit axis order must be provided with the '
-                         'axis_order argument or by using an axis_order_scope')
-  return axis_order
+def _required_axis_order():
+  order = get_axis_order()
+  if order is None:
+    raise AxisOrderError("an explicit axis order must be provided with the axis_order argument or by using an "
+                         "axis_order_scope")
+  return order
 
 
-class AxisOrderError(ValueError):
-  """Error class for cases where there is no valid axis order."""
-
-
-# TODO(shoyer): should this function accept a list of labeled tensors instead?
-@tc.returns(type(None))
-@tc.accepts(LabeledTensorLike, tc.Optional(tc.Collection(str)))
+@tc.accepts(labeled_tensor=LabeledTensorLike, axis_order=tc.Optional(tc.Collection(str)))
 def check_axis_order(labeled_tensor, axis_order=None):
-  """Verify that the given tensor has a consistent axis order.
-
-  Args:
-    labeled_tensor: The input tensor. All axes on this tensor must appear in
-      axis_order.
-    axis_order: Optional desired axis order, as a list of names. If not
-      provided, defaults to the current axis_order_scope (if set).
-
-  Raises:
-    AxisOrderError: If the axis_order is unavailable, inconsistent or does not
-      include all existing axes.
-  """
-  labeled_tensor = convert_to_labeled_tensor(labeled_tensor)
-
-  if axis_order is None:
-    axis_order = _get_valid_axis_order()
-
-  relevant_axis_order = [a for a in axis_order if a in labeled_tensor.axes]
-
-  if len(relevant_axis_order) < len(labeled_tensor.axes):
-    raise AxisOrderError(
-        'not all axis names appear in the required axis order %r: %r' %
-        (axis_order, labeled_tensor))
-
-  if relevant_axis_order != list(labeled_tensor.axes):
-    raise AxisOrderError(
-        'axes on a labeled tensor do not appear in the same order as the '
-        'required axis order %r: %r' % (axis_order, labeled_tensor))
+  """Raises AxisOrderError unless every axis of the tensor is in `axis_order` (default: the scope's), in order."""
+  lt = convert_to_labeled_tensor(labeled_tensor)
+  order = _required_axis_order() if axis_order is None else axis_order
+  if any(a not in order for a in lt.axes):
+    raise AxisOrderError("not all axis names appear in the required axis order %r: %r" % (order, lt))
+  if [a for a in order if a in lt.axes] != list(lt.axes):
+    raise AxisOrderError("axes on a labeled tensor do not appear in the same order as the required axis order "
+                         "%r: %r" % (order, lt))
 
 
-@tc.returns(LabeledTensor)
-@tc.accepts(LabeledTensorLike, tc.Optional(tc.Collection(str)),
-            tc.Optional(str))
+@tc.accepts(labeled_tensor=LabeledTensorLike, axis_order=tc.Optional(tc.Collection(str)), name=_OptionalName)
 def impose_axis_order(labeled_tensor, axis_order=None, name=None):
-  """Impose desired axis order on a labeled tensor.
-
-  Args:
-    labeled_tensor: The input tensor.
-    axis_order: Optional desired axis order, as a list of names. If not
-      provided, defaults to the current axis_order_scope (if set).
-    name: Optional op name.
-
-  Returns:
-    Labeled tensor with possibly transposed axes.
+  """Transposes the tensor into `axis_order` (default: the scope's), whose names it does not have are skipped.
 
   Raises:
-    AxisOrderError: If no axis_order is provided or axis_order does not contain
-      all axes on the input tensor.
+    AxisOrderError: no order given and no axis_order_scope set.
   """
-  with tf.compat.v1.name_scope(name, 'lt_impose_axis_order', [labeled_tensor]) as scope:
-    labeled_tensor = convert_to_labeled_tensor(labeled_tensor)
-
-    if axis_order is None:
-      axis_order = _get_valid_axis_order()
-
-    relevant_axis_order = [a for a in axis_order if a in labeled_tensor.axes]
-
-    return transpose(labeled_tensor, relevant_axis_order, name=scope)
+  with labeled_scope(name, "lt_impose_axis_order", labeled_tensor) as (scope, lt):
+    order = _required_axis_order() if axis_order is None else axis_order
+    return transpose(lt, [a for a in order if a in lt.axes], name=scope)
 
 
-@tc.returns(tc.Optional(list))
-@tc.accepts(list, list)
-def _find_consistent_ordering(a, b):
-  """Find the left-most consistent ordering between two lists of unique items.
+def _merged_order(first, second):
+  """The left-most merge of two orders that keeps each one's order, or None when they contradict.
 
-  A consistent ordering combines all elements in both a and b while keeping all
-  elements in their original order in both inputs. The left-most consistent
-  ordering orders elements from `a` not found in `b` before elements in `b` not
-  found in `a`.
-
-  For example, given ['x', 'z'] and ['y', 'z'], both ['x', 'y', 'z'] and ['y',
-  'x', 'z'] are consistent orderings because each of the inputs appears in
-  each consistent ordering in the same order, and ['x', 'y', 'z'] is the
-  left-most, because 'x' appears only in `a` and 'y' appears only in `b`. In
-  contrast, there is no consistent ordering between ['x', 'y'] and ['y', 'x'].
-
-  Args:
-    a: list with unique elements.
-    b: list with unique elements.
-
-  Returns:
-    List containing all elements in either a or b, or None, if no consistent
-    ordering exists.
+  Names only one list has are taken as soon as they come, the first list's before the second's; a shared name
+  is taken when it heads both lists. ['x', 'z'] and ['y', 'z'] merge to ['x', 'y', 'z'].
   """
-  a_set = set(a)
-  b_set = set(b)
-  i = 0
-  j = 0
-  ordering = []
-  while i < len(a) and j < len(b):
-    if a[i] not in b_set:
-      ordering.append(a[i])
-      i += 1
-    elif b[j] not in a_set:
-      ordering.append(b[j])
-      j += 1
-    elif a[i] == b[j]:
-      ordering.append(a[i])
-      i += 1
-      j += 1
+  shared = set(first) & set(second)
+  left, right = collections.deque(first), collections.deque(second)
+  merged = []
+  while left and right:
+    if left[0] not in shared:
+      merged.append(left.popleft())
+    elif right[0] not in shared:
+      merged.append(right.popleft())
+    elif left[0] == right[0]:
+      merged.append(left.popleft())
+      right.popleft()
     else:
       return None
-
-  ordering.extend(a[i:])
-  ordering.extend(b[j:])
-
-  return ordering
+  return merged + list(left) + list(right)
 
 
-@tc.returns(LabeledTensor, LabeledTensor, Axes)
-@tc.accepts(LabeledTensorLike, LabeledTensorLike, tc.Optional(str))
+@tc.accepts(labeled_tensor_0=LabeledTensorLike, labeled_tensor_1=LabeledTensorLike, name=_OptionalName)
 def align(labeled_tensor_0, labeled_tensor_1, name=None):
-  """Align the axes of two tensors so they may be broadcast to each other.
+  """Gives two tensors the same axes, in one order, by inserting size-1 axes (never by transposing).
 
-  Axes are ordered by the current axis order scope, if present, or by the left-
-  most consistent ordering. An exception is raised if it is impossible to align
-  the tensors without a transpose (align never copies the input data).
-
-  Example usage:
-
-    >>> a = lt.LabeledTensor(tf.ones((2, 4)), ['x', 'z'])
-    >>> b = lt.LabeledTensor(tf.ones((3, 4)), ['y', 'z'])
-    >>> a2, b2, axes = lt.align(a, b)
-    >>> a2
-    <LabeledTensor 'lt_align_1/lt_align_1/0:...' shape=(2, 1, 4) dtype=float32
-     axes=[('x', Dimension(2)),
-           ('y', Dimension(1)),
-           ('z', Dimension(4))]>
-    >>> b2
-    <LabeledTensor 'lt_align_1/lt_align_1/1:...' shape=(1, 3, 4) dtype=float32
-     axes=[('x', Dimension(1)),
-           ('y', Dimension(3)),
-           ('z', Dimension(4))]>
-    >>> axes
-    Axes([('x', Dimension(2)),
-          ('y', Dimension(3)),
-          ('z', Dimension(4))])
+  The order is the innermost axis_order_scope's, else the left-most order consistent with both inputs
+  (`_merged_order`).
 
   Args:
-    labeled_tensor_0: An input tensor.
-    labeled_tensor_1: An input tensor.
-    name: Optional op name.
+    labeled_tensor_0: a LabeledTensor (or scalar).
+    labeled_tensor_1: another.
+    name: the op name.
 
   Returns:
-    The aligned tensors and the axes the resulting tensor would have if the two
-    aligned tensors were broadcast to each other. The aligned tensors have the
-    same rank but not necessarily the same shape, with axes in the same order.
+    (the first aligned, the second aligned, the Axes of their broadcast).
 
   Raises:
-    ValueError: If axes with the same name on the inputs are not equal.
-    AxisOrderError: If there is no way to reshape the input tensors into the
-      output without a transpose.
+    ValueError: an axis name both have stands for different axes.
+    AxisOrderError: the inputs' orders contradict each other (or the scope's).
   """
-  with tf.compat.v1.name_scope(name, 'lt_align',
-                      [labeled_tensor_0, labeled_tensor_1]) as scope:
-
-    labeled_tensor_0 = convert_to_labeled_tensor(labeled_tensor_0)
-    labeled_tensor_1 = convert_to_labeled_tensor(labeled_tensor_1)
-
-    axes_0 = labeled_tensor_0.axes
-    axes_1 = labeled_tensor_1.axes
-    for axis_name in axes_0:
-      if axis_name in axes_1:
-        if axes_0[axis_name] != axes_1[axis_name]:
-          raise ValueError('Mismatched %r axis on input tensors: %r and %r' %
-                           (axis_name, axes_0[axis_name], axes_1[axis_name]))
-
-    axis_scope_order = get_axis_order()
-    if axis_scope_order is not None:
-      # we are in an axis_order_scope
-      axis_names_set = set(axes_0) | set(axes_1)
-      new_axis_names = [a for a in axis_scope_order if a in axis_names_set]
-
-      check_axis_order(labeled_tensor_0, axis_scope_order)
-      check_axis_order(labeled_tensor_1, axis_scope_order)
-
-    else:
-      # attempt to find a consistent ordering
-      new_axis_names = _find_consistent_ordering(list(axes_0), list(axes_1))
-      if new_axis_names is None:
+  with labeled_scope(name, "lt_align", labeled_tensor_0, labeled_tensor_1) as (scope, first, second):
+    for axis_name in first.axes:
+      if axis_name in second.axes and first.axes[axis_name] != second.axes[axis_name]:
+        raise ValueError("Mismatched %r axis on input tensors: %r and %r" %
+                         (axis_name, first.axes[axis_name], second.axes[axis_name]))
+    scope_order = get_axis_order()
+    if scope_order is None:
+      names = _merged_order(list(first.axes), list(second.axes))
+      if names is None:
         raise AxisOrderError(
-            'No consistent axis order allows for aligning tensors with axis '
-            'orders %r and %r without copying data. Use transpose or '
-            'impose_axis_order to reorder axes on one of more of the inputs.' %
-            (axes_0.keys(), axes_1.keys()))
-
-    labeled_tensor_0 = expand_dims(
-        labeled_tensor_0, new_axis_names, name=scope + '0')
-    labeled_tensor_1 = expand_dims(
-        labeled_tensor_1, new_axis_names, name=scope + '1')
-
-    broadcast_axes = []
-    for axis_name in new_axis_names:
-      if axis_name in axes_0:
-        broadcast_axes.append(axes_0[axis_name])
-      else:
-        broadcast_axes.append(axes_1[axis_name])
-
-    return labeled_tensor_0, labeled_tensor_1, Axes(broadcast_axes)
+            "No consistent axis order allows for aligning tensors with axis orders %r and %r without copying "
+            "data. Use transpose or impose_axis_order to reorder axes on one of more of the inputs." %
+            (first.axes.keys(), second.axes.keys()))
+    else:
+      names = [a for a in scope_order if a in first.axes or a in second.axes]
+      check_axis_order(first, scope_order)
+      check_axis_order(second, scope_order)
+    broadcast = Axes([first.axes[n] if n in first.axes else second.axes[n] for n in names])
+    return (expand_dims(first, names, name=scope + "0"), expand_dims(second, names, name=scope + "1"),
+            broadcast)
 
 
-@tc.returns(types.FunctionType)
-@tc.accepts(str, collections.abc.Callable)
+def _named_op(function, op_name, how):
+  function.__name__ = op_name
+  function.__doc__ = "`tf.%s` on LabeledTensors, %s; its name scope is `lt_%s`." % (op_name, how, op_name)
+  return function
+
+
+@tc.accepts(op_name=str, elementwise_function=collections.abc.Callable)
 def define_unary_op(op_name, elementwise_function):
-  """Define a unary operation for labeled tensors.
+  """The labeled version of `elementwise_function(tensor, name=...)`: `op(labeled_tensor, name=None)`.
 
-  Args:
-    op_name: string name of the TensorFlow op.
-    elementwise_function: function to call to evaluate the op on a single
-      tf.Tensor object. This function must accept two arguments: a tf.Tensor
-        object, and an optional `name`.
-
-  Returns:
-    Function defining the given op that acts on LabeledTensors.
+  The result has the input's axes; its name scope is `lt_<op_name>`.
   """
 
-  default_name = 'lt_%s' % op_name
-
-  @tc.returns(LabeledTensor)
-  @tc.accepts(LabeledTensorLike, tc.Optional(str))
+  @tc.accepts(labeled_tensor=LabeledTensorLike, name=_OptionalName)
   def op(labeled_tensor, name=None):
-    """LabeledTensor version of `tf.{op_name}`.
+    with labeled_scope(name, "lt_" + op_name, labeled_tensor) as (scope, lt):
+      return LabeledTensor(elementwise_function(lt.tensor, name=scope), lt.axes)
 
-    See `tf.{op_name}` for full details.
-
-    Args:
-      labeled_tensor: Input tensor.
-      name: Optional op name.
-
-    Returns:
-      A LabeledTensor with result of applying `tf.{op_name}` elementwise.
-    """
-    with tf.compat.v1.name_scope(name, default_name, [labeled_tensor]) as scope:
-      labeled_tensor = convert_to_labeled_tensor(labeled_tensor)
-      result_tensor = elementwise_function(labeled_tensor.tensor, name=scope)
-      return LabeledTensor(result_tensor, labeled_tensor.axes)
-
-  op.__doc__ = op.__doc__.format(op_name=op_name)
-  op.__name__ = op_name
-
-  return op
+  return _named_op(op, op_name, "elementwise, the axes kept")
 
 
-abs_function = define_unary_op('abs', tf.math.abs)
-neg = define_unary_op('neg', tf.math.negative)
-sign = define_unary_op('sign', tf.math.sign)
-reciprocal = define_unary_op('reciprocal', tf.math.reciprocal)
-square = define_unary_op('square', tf.math.square)
-round_function = define_unary_op('round', tf.math.round)
-sqrt = define_unary_op('sqrt', tf.math.sqrt)
-rsqrt = define_unary_op('rsqrt', tf.math.rsqrt)
-exp = define_unary_op('exp', tf.math.exp)
-log = define_unary_op('log', tf.math.log)
-ceil = define_unary_op('ceil', tf.math.ceil)
-floor = define_unary_op('floor', tf.math.floor)
-cos = define_unary_op('cos', tf.math.cos)
-sin = define_unary_op('sin', tf.math.sin)
-tan = define_unary_op('tan', tf.math.tan)
-acos = define_unary_op('acos', tf.math.acos)
-asin = define_unary_op('asin', tf.math.asin)
-atan = define_unary_op('atan', tf.math.atan)
-lgamma = define_unary_op('lgamma', tf.math.lgamma)
-digamma = define_unary_op('digamma', tf.math.digamma)
-erf = define_unary_op('erf', tf.math.erf)
-erfc = define_unary_op('erfc', tf.math.erfc)
-logical_not = define_unary_op('logical_not', tf.math.logical_not)
-tanh = define_unary_op('tanh', tf.math.tanh)
-sigmoid = define_unary_op('sigmoid', tf.math.sigmoid)
-
-
-@tc.returns(types.FunctionType)
-@tc.accepts(str, collections.abc.Callable)
+@tc.accepts(op_name=str, elementwise_function=collections.abc.Callable)
 def define_binary_op(op_name, elementwise_function):
-  """Define a binary operation that broadcasts labeled tensors.
+  """The labeled version of `elementwise_function(x, y, name=...)`: `op(labeled_tensor_0, labeled_tensor_1,
+  name=None)`, its inputs broadcast by `align`; its name scope is `lt_<op_name>`."""
 
-  Args:
-    op_name: string name of the TensorFlow op.
-    elementwise_function: function to call to evaluate the op on tf.Tensor
-      objects. This function must accept three arguments: two tf.Tensor objects,
-        and an optional `name`.
-
-  Returns:
-    Function defining the given op that acts on LabeledTensors.
-  """
-
-  default_name = 'lt_%s' % op_name
-
-  @tc.returns(LabeledTensor)
-  @tc.accepts(LabeledTensorLike, LabeledTensorLike, tc.Optional(str))
+  @tc.accepts(labeled_tensor_0=LabeledTensorLike, labeled_tensor_1=LabeledTensorLike, name=_OptionalName)
   def op(labeled_tensor_0, labeled_tensor_1, name=None):
-    """LabeledTensor version of `tf.{op_name}` with label based alignment.
+    with tf.compat.v1.name_scope(name, "lt_" + op_name, [labeled_tensor_0, labeled_tensor_1]) as scope:
+      first, second, broadcast = align(labeled_tensor_0, labeled_tensor_1)
+      return LabeledTensor(elementwise_function(first.tensor, second.tensor, name=scope), broadcast)
 
-    See `tf.{op_name}` for full details.
-
-    Args:
-      labeled_tensor_0: Input tensor.
-      labeled_tensor_1: Input tensor.
-      name: Optional op name.
-
-    Returns:
-      A LabeledTensor with result of applying `tf.{op_name}` elementwise.
-    """
-    with tf.compat.v1.name_scope(name, default_name,
-                        [labeled_tensor_0, labeled_tensor_1]) as scope:
-
-      align_0, align_1, broadcast_axes = align(labeled_tensor_0,
-                                               labeled_tensor_1)
-
-      tensor = elementwise_function(align_0.tensor, align_1.tensor, name=scope)
-
-      return LabeledTensor(tensor, broadcast_axes)
-
-  op.__doc__ = op.__doc__.format(op_name=op_name)
-  op.__name__ = op_name
-
-  return op
+  return _named_op(op, op_name, "elementwise after `align` of the inputs")
 
 
-add = define_binary_op('add', tf.math.add)
-sub = define_binary_op('sub', tf.math.subtract)
-mul = define_binary_op('mul', tf.math.multiply)
-div = define_binary_op('div', tf.compat.v1.div)
-mod = define_binary_op('mod', tf.math.mod)
-pow_function = define_binary_op('pow', tf.math.pow)
+# The elementwise ops (TF 1.15's names; `abs`, `round` and `pow` get a suffix here so as not to hide Python's).
+abs_function = define_unary_op("abs", tf.math.abs)
+neg = define_unary_op("neg", tf.math.negative)
+sign = define_unary_op("sign", tf.math.sign)
+reciprocal = define_unary_op("reciprocal", tf.math.reciprocal)
+square = define_unary_op("square", tf.math.square)
+round_function = define_unary_op("round", tf.math.round)
+sqrt = define_unary_op("sqrt", tf.math.sqrt)
+rsqrt = define_unary_op("rsqrt", tf.math.rsqrt)
+exp = define_unary_op("exp", tf.math.exp)
+log = define_unary_op("log", tf.math.log)
+ceil = define_unary_op("ceil", tf.math.ceil)
+floor = define_unary_op("floor", tf.math.floor)
+cos = define_unary_op("cos", tf.math.cos)
+sin = define_unary_op("sin", tf.math.sin)
+tan = define_unary_op("tan", tf.math.tan)
+acos = define_unary_op("acos", tf.math.acos)
+asin = define_unary_op("asin", tf.math.asin)
+atan = define_unary_op("atan", tf.math.atan)
+lgamma = define_unary_op("lgamma", tf.math.lgamma)
+digamma = define_unary_op("digamma", tf.math.digamma)
+erf = define_unary_op("erf", tf.math.erf)
+erfc = define_unary_op("erfc", tf.math.erfc)
+logical_not = define_unary_op("logical_not", tf.math.logical_not)
+tanh = define_unary_op("tanh", tf.math.tanh)
+sigmoid = define_unary_op("sigmoid", tf.math.sigmoid)
 
-equal = define_binary_op('equal', tf.math.equal)
-greater = define_binary_op('greater', tf.math.greater)
-greater_equal = define_binary_op('greater_equal', tf.math.greater_equal)
-not_equal = define_binary_op('not_equal', tf.math.not_equal)
-less = define_binary_op('less', tf.math.less)
-less_equal = define_binary_op('less_equal', tf.math.less_equal)
-logical_and = define_binary_op('logical_and', tf.math.logical_and)
-logical_or = define_binary_op('logical_or', tf.math.logical_or)
-logical_xor = define_binary_op('logical_xor', tf.math.logical_xor)
+add = define_binary_op("add", tf.math.add)
+sub = define_binary_op("sub", tf.math.subtract)
+mul = define_binary_op("mul", tf.math.multiply)
+div = define_binary_op("div", tf.compat.v1.div)
+mod = define_binary_op("mod", tf.math.mod)
+pow_function = define_binary_op("pow", tf.math.pow)
+equal = define_binary_op("equal", tf.math.equal)
+greater = define_binary_op("greater", tf.math.greater)
+greater_equal = define_binary_op("greater_equal", tf.math.greater_equal)
+not_equal = define_binary_op("not_equal", tf.math.not_equal)
+less = define_binary_op("less", tf.math.less)
+less_equal = define_binary_op("less_equal", tf.math.less_equal)
+logical_and = define_binary_op("logical_and", tf.math.logical_and)
+logical_or = define_binary_op("logical_or", tf.math.logical_or)
+logical_xor = define_binary_op("logical_xor", tf.math.logical_xor)
+maximum = define_binary_op("maximum", tf.math.maximum)
+minimum = define_binary_op("minimum", tf.math.minimum)
+squared_difference = define_binary_op("squared_difference", tf.math.squared_difference)
+igamma = define_binary_op("igamma", tf.math.igamma)
+igammac = define_binary_op("igammac", tf.math.igammac)
+zeta = define_binary_op("zeta", tf.math.zeta)
+polygamma = define_binary_op("polygamma", tf.math.polygamma)
 
-maximum = define_binary_op('maximum', tf.math.maximum)
-minimum = define_binary_op('minimum', tf.math.minimum)
-squared_difference = define_binary_op('squared_difference',
-                                      tf.math.squared_difference)
-igamma = define_binary_op('igamma', tf.math.igamma)
-igammac = define_binary_op('igammac', tf.math.igammac)
-zeta = define_binary_op('zeta', tf.math.zeta)
-polygamma = define_binary_op('polygamma', tf.math.polygamma)
+
+def _install_operators():
+  """LabeledTensor's Python operators: each is the labeled op of its meaning (`x + y` is `add(x, y)`, `2 - x` is
+  `sub(2, x)`, `~x` is `logical_not(x)`); `&`, `|`, `^` and the comparisons have no reflected forms, as in TF
+  1.15."""
+  def forward(op):
+    return lambda self, other: op(self, other)
+
+  def reflected(op):
+    return lambda self, other: op(other, self)
+
+  for method, op in (("add", add), ("sub", sub), ("mul", mul), ("truediv", div), ("mod", mod),
+                     ("pow", pow_function)):
+    setattr(LabeledTensor, "__%s__" % method, forward(op))
+    setattr(LabeledTensor, "__r%s__" % method, reflected(op))
+  for method, op in (("and", logical_and), ("or", logical_or), ("xor", logical_xor), ("lt", less),
+                     ("le", less_equal), ("gt", greater), ("ge", greater_equal)):
+    setattr(LabeledTensor, "__%s__" % method, forward(op))
+  for method, op in (("abs", abs_function), ("neg", neg), ("invert", logical_not)):
+    setattr(LabeledTensor, "__%s__" % method, op)
+
+
+_install_operators()

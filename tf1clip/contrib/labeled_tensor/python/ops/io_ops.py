@@ -1,28 +1,25 @@
-"""`tf.contrib.labeled_tensor`'s input ops: `FixedLenFeature`, `parse_example`, `parse_single_example`, `placeholder`.
+"""LabeledTensor input: `FixedLenFeature`, `parse_example` / `parse_single_example` and `placeholder`.
 
-Place in the data flow (DESIGN.md): tf.io <- **contrib.labeled_tensor** (`io_ops`) <- compat <- cli.
-
-TF 1.15's contrib/labeled_tensor/python/ops/io_ops.py on tf.compat.v1.io.parse_example / parse_single_example and
-tf.compat.v1.placeholder: parsed features come back as LabeledTensors with the feature's axes (after the batch's
-axis for `parse_example`); a feature axis of unknown size is a ValueError, as in TF 1.15.
+TF 1.15's `tensorflow/contrib/labeled_tensor/python/ops/io_ops.py`, written by tf1clip on tf.compat.v1.io's parsing
+and tf.compat.v1.placeholder. A parsed feature comes back labeled with its feature's axes (after the batch's axis,
+for `parse_example`). TensorFlow 2.21 parses with its ParseExampleV2 op (TF 1.15: ParseExample /
+ParseSingleExample), so the parsed tensors' op names differ; their values do not.
 """
 
 import tensorflow as tf
 
-import tf1clip.contrib.labeled_tensor.python.ops._typecheck as tc
-import tf1clip.contrib.labeled_tensor.python.ops.core as core
+from tf1clip.contrib.labeled_tensor.python.ops import _typecheck as tc
+from tf1clip.contrib.labeled_tensor.python.ops import core
 
 
 class FixedLenFeature(object):
-  """Configuration for parsing a fixed-length input feature.
+  """A fixed-size feature to parse, described by its axes.
 
-  Fields:
-    axes: A list of Axis objects or tuples (axis_name, axis_value),
-      where `axis_name` is a string and `axis_value` is None (unknown size), an
-      integer or a list of tick labels.
-    dtype: Data type of input.
-    default_value: Value to be used if an example is missing this feature. It
-        must be compatible with `dtype`.
+  Attributes:
+    axes: the feature's Axis objects (given as Axis objects or (name, value) pairs; every size must be known to
+      parse it).
+    dtype: its dtype.
+    default_value: the value of an example that lacks the feature (None: the feature is required).
   """
 
   def __init__(self, axes, dtype, default_value=None):
@@ -43,121 +40,67 @@ class FixedLenFeature(object):
     return self._default_value
 
 
-@tc.returns(tc.Dict(str, tf.io.FixedLenFeature))
-@tc.accepts(tc.Mapping(str, FixedLenFeature))
-def _labeled_to_unlabeled_features(features):
-  """Convert a dict of lt.FixedLenFeature into a dict of tf.FixedLenFeature."""
-  unlabeled_features = {}
-  for name, labeled_feature in features.items():
-    shape = [ax.size for ax in labeled_feature.axes]
-    if any(size is None for size in shape):
-      # This should be caught on the TensorFlow side, but it isn't yet:
-      # https://github.com/tensorflow/tensorflow/issues/2874
-      raise ValueError('axes with unknown size are not supported')
-    dtype = labeled_feature.dtype
-    default_value = labeled_feature.default_value
-    unlabeled_features[name] = tf.io.FixedLenFeature(
-        shape, dtype, default_value)
-  return unlabeled_features
+_Features = tc.Mapping(str, FixedLenFeature)
 
 
-@tc.returns(tc.Dict(str, core.LabeledTensor))
-@tc.accepts(core.LabeledTensorLike, tc.Mapping(str, FixedLenFeature),
-            tc.Optional(str), object)
+def _tensorflow_features(features):
+  """The tf.io.FixedLenFeature of each labeled feature (its shape the axes' sizes)."""
+  converted = {}
+  for key, feature in features.items():
+    shape = [axis.size for axis in feature.axes]
+    if None in shape:
+      # TF 1.15 checked this itself: TensorFlow then took an unknown size without an error
+      raise ValueError("axes with unknown size are not supported")
+    converted[key] = tf.io.FixedLenFeature(shape, feature.dtype, feature.default_value)
+  return converted
+
+
+def _labeled_features(parsed, features, leading_axes):
+  return {key: core.LabeledTensor(tensor, leading_axes + features[key].axes) for key, tensor in parsed.items()}
+
+
+@tc.accepts(serialized=core.LabeledTensorLike, features=_Features, name=tc.Optional(str))
 def parse_example(serialized, features, name=None, example_names=None):
-  """Parse `Example` protos into a `dict` of labeled tensors.
-
-  See tf.parse_example.
+  """tf.compat.v1.io.parse_example of a batch of serialized Examples into LabeledTensors.
 
   Args:
-    serialized: A 1-D LabeledTensor of strings, a batch of binary serialized
-      `Example` protos.
-    features: A `dict` mapping feature keys to `labeled_tensor.FixedLenFeature`
-      values.
-    name: A name for this operation (optional).
-    example_names: A vector (1-D Tensor) of strings (optional), the names of
-      the serialized protos in the batch.
+    serialized: a 1-D LabeledTensor of serialized `tf.train.Example` protos.
+    features: feature key -> `FixedLenFeature`.
+    name: the op name.
+    example_names: the protos' names (optional).
 
   Returns:
-    A `dict` mapping feature keys to `LabeledTensor` values. The single axis
-    from `serialized` will be prepended to the axes provided by each feature.
+    Feature key -> LabeledTensor, with `serialized`'s axis first, then the feature's axes.
 
   Raises:
-    ValueError: if any feature is invalid.
+    ValueError: a feature has an axis of unknown size.
   """
   serialized = core.convert_to_labeled_tensor(serialized)
-  unlabeled_features = _labeled_to_unlabeled_features(features)
-
-  unlabeled_parsed = tf.compat.v1.io.parse_example(
-      serialized.tensor, unlabeled_features, name, example_names)
-
-  parsed = {}
-  for name, parsed_feature in unlabeled_parsed.items():
-    axes = list(serialized.axes.values()) + features[name].axes
-    parsed[name] = core.LabeledTensor(parsed_feature, axes)
-
-  return parsed
+  parsed = tf.compat.v1.io.parse_example(serialized.tensor, _tensorflow_features(features), name, example_names)
+  return _labeled_features(parsed, features, list(serialized.axes.values()))
 
 
-@tc.returns(tc.Dict(str, core.LabeledTensor))
-@tc.accepts(core.LabeledTensorLike, tc.Mapping(str, FixedLenFeature),
-            tc.Optional(str), object)
+@tc.accepts(serialized=core.LabeledTensorLike, features=_Features, name=tc.Optional(str))
 def parse_single_example(serialized, features, name=None, example_names=None):
-  """Parses a single `Example` proto.
-
-  See tf.parse_single_example.
-
-  Args:
-    serialized: A scalar string Tensor or LabeledTensor, a single serialized
-      Example.
-    features: A `dict` mapping feature keys to `labeled_tensor.FixedLenFeature`
-      values.
-    name: A name for this operation (optional).
-    example_names: (Optional) A scalar string Tensor, the associated name.
+  """tf.compat.v1.io.parse_single_example of one serialized Example (a scalar) into LabeledTensors.
 
   Returns:
-    A `dict` mapping feature keys to `LabeledTensor` values.
+    Feature key -> LabeledTensor with the feature's axes.
 
   Raises:
-    ValueError: if any feature is invalid.
+    ValueError: a feature has an axis of unknown size.
   """
   serialized = core.convert_to_labeled_tensor(serialized)
-  unlabeled_features = _labeled_to_unlabeled_features(features)
-
-  unlabeled_parsed = tf.compat.v1.io.parse_single_example(
-      serialized.tensor, unlabeled_features, name, example_names)
-
-  parsed = {}
-  for name, parsed_feature in unlabeled_parsed.items():
-    parsed[name] = core.LabeledTensor(parsed_feature, features[name].axes)
-
-  return parsed
+  parsed = tf.compat.v1.io.parse_single_example(serialized.tensor, _tensorflow_features(features), name,
+                                                example_names)
+  return _labeled_features(parsed, features, [])
 
 
-@tc.returns(core.LabeledTensor)
-@tc.accepts(tf.DType, tc.Collection(tc.Union(str, core.AxisLike)),
-            tc.Optional(str))
+@tc.accepts(dtype=tf.DType, axes=tc.Collection(tc.Union(str, core.AxisLike)), name=tc.Optional(str))
 def placeholder(dtype, axes, name=None):
-  """Create a placeholder for a labeled tensor.
-
-  For example:
-
-    lt.placeholder(tf.float32, ['batch', ('channel', ['r', 'g', 'b'])])
-
-  See tf.compat.v1.placeholder for more details.
-
-  Args:
-    dtype: The type of elements in the tensor to be fed.
-    axes: sequence of strings (denoting axes of unknown size) and/or objects
-      convertable to lt.Axis to label the result.
-    name: Optional op name.
-
-  Returns:
-    Placeholder labeled tensor.
-  """
-  with tf.compat.v1.name_scope(name, 'lt_placeholder', []) as scope:
-    axes = core.Axes([(axis, None) if isinstance(axis, str) else axis
-                      for axis in axes])
-    shape = [axis.size for axis in axes.values()]
-    tensor = tf.compat.v1.placeholder(dtype, shape, name=scope)
-    return core.LabeledTensor(tensor, axes)
+  """A tf.compat.v1.placeholder labeled with `axes`, e.g. `placeholder(tf.float32, ['batch', ('rgb', 'rgb')])`;
+  an axis given by name alone has an unknown size."""
+  with tf.compat.v1.name_scope(name, "lt_placeholder", []) as scope:
+    labeled_axes = core.Axes([(a, None) if isinstance(a, str) else a for a in axes])
+    shape = [axis.size for axis in labeled_axes.values()]
+    return core.LabeledTensor(tf.compat.v1.placeholder(dtype, shape, name=scope), labeled_axes)

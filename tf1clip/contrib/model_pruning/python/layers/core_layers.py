@@ -1,7 +1,6 @@
 """`tf.contrib.model_pruning`'s core layer classes: MaskedConv2D and MaskedFullyConnected, TF 1.15's code.
 
-Place in the data flow (DESIGN.md): tf-keras' legacy TF1 layers <- **contrib.model_pruning.core_layers** <-
-contrib.model_pruning.layers / pruning <- compat <- cli.
+Mirrors TF 1.15's `tensorflow/contrib/model_pruning/python/layers/core_layers.py`.
 
 Each layer creates, beside its `kernel`, a non-trainable `mask` of the kernel's shape (ones) and a scalar
 `threshold` (zero), multiplies them into `weights/masked_weight` (the tensor its op uses) and adds mask,
@@ -24,7 +23,6 @@ WEIGHT_COLLECTION = "kernel"
 # to recognize that the kernel should be quantized.
 MASKED_WEIGHT_NAME = "weights/masked_weight"
 
-
 def _add_mask_and_threshold(layer, kernel_shape, create_kernel_first):
   """Creates the layer's mask, kernel and threshold (in TF 1.15's order) and the masked kernel."""
   def mask():
@@ -46,7 +44,6 @@ def _add_mask_and_threshold(layer, kernel_shape, create_kernel_first):
   tf.compat.v1.add_to_collection(MASKED_WEIGHT_COLLECTION, layer.masked_kernel)
   tf.compat.v1.add_to_collection(THRESHOLD_COLLECTION, layer.threshold)
   tf.compat.v1.add_to_collection(WEIGHT_COLLECTION, layer.kernel)
-
 
 class _MaskedConv(base.Layer):
   """Abstract nD convolution layer whose kernel is multiplied by a mask before use."""
@@ -121,7 +118,6 @@ class _MaskedConv(base.Layer):
       return tf.TensorShape([input_shape[0]] + new_space + [self.filters])
     return tf.TensorShape([input_shape[0], self.filters] + new_space)
 
-
 class MaskedConv2D(_MaskedConv):
   """2D convolution layer whose kernel is masked (see `_MaskedConv`)."""
 
@@ -135,7 +131,6 @@ class MaskedConv2D(_MaskedConv):
         kernel_initializer=kernel_initializer, bias_initializer=bias_initializer,
         kernel_regularizer=kernel_regularizer, bias_regularizer=bias_regularizer,
         activity_regularizer=activity_regularizer, trainable=trainable, name=name, **kwargs)
-
 
 class MaskedFullyConnected(base.Layer):
   """Fully-connected layer `activation(inputs . (mask * kernel) + bias)` with a masked weight matrix.

@@ -1,7 +1,6 @@
 """`tf.contrib.model_pruning`'s slim-style layers: masked_convolution (masked_conv2d) and masked_fully_connected.
 
-Place in the data flow (DESIGN.md): contrib.model_pruning.core_layers, tf-slim's variable getters <-
-**contrib.model_pruning.layers** <- compat <- cli.
+Mirrors TF 1.15's `tensorflow/contrib/model_pruning/python/layers/layers.py`.
 
 TF 1.15's code (branched from contrib.layers): the layer's variables go through tf-slim's model-variable getter
 (tf-slim is TF 1.15's contrib.layers moved out; its `_build_variable_getter` / `_add_variable_to_collections` are
@@ -22,7 +21,6 @@ import tf1clip.contrib.model_pruning.python.layers.core_layers as core
 # this code used: the layer's `kernel` / `bias` become the model variables `weights` / `biases`.
 _build_variable_getter = slim_layers._build_variable_getter  # pylint: disable=protected-access
 _add_variable_to_collections = slim_layers._add_variable_to_collections  # pylint: disable=protected-access
-
 
 @slim.add_arg_scope
 def masked_convolution(inputs, num_outputs, kernel_size, stride=1, padding="SAME", data_format=None, rate=1,
@@ -104,9 +102,7 @@ def masked_convolution(inputs, num_outputs, kernel_size, stride=1, padding="SAME
       outputs = activation_fn(outputs)
     return utils.collect_named_outputs(outputs_collections, sc.original_name_scope, outputs)
 
-
 masked_conv2d = masked_convolution
-
 
 @slim.add_arg_scope
 def masked_fully_connected(inputs, num_outputs, activation_fn=tf.nn.relu, normalizer_fn=None, normalizer_params=None,

@@ -1,7 +1,6 @@
 """`tf.contrib.model_pruning`'s LSTM cells with masked weights: MaskedBasicLSTMCell and MaskedLSTMCell, TF 1.15's.
 
-Place in the data flow (DESIGN.md): contrib.rnn's BasicLSTMCell / LSTMCell (tf-keras' legacy TF1 cells) <-
-**contrib.model_pruning.rnn_cells** <- compat <- cli.
+Mirrors TF 1.15's `tensorflow/contrib/model_pruning/python/layers/rnn_cells.py`.
 
 Each cell builds its parent's variables (`kernel`, `bias`, and LSTMCell's peepholes / projection), then a
 non-trainable `mask` [input + units, 4 * units] (ones) and a scalar `threshold` under the cell's scope, and
@@ -14,7 +13,6 @@ import tensorflow as tf
 
 import tf1clip.contrib.model_pruning.python.layers.core_layers as core_layers
 import tf1clip.contrib.rnn as rnn
-
 
 def _add_mask(cell, inputs_shape):
   """Creates the cell's mask and threshold, its masked kernel, and puts them in the pruning collections."""
@@ -33,7 +31,6 @@ def _add_mask(cell, inputs_shape):
     tf.compat.v1.add_to_collection(core_layers.MASKED_WEIGHT_COLLECTION, cell._masked_kernel)
     tf.compat.v1.add_to_collection(core_layers.THRESHOLD_COLLECTION, cell._threshold)
     tf.compat.v1.add_to_collection(core_layers.WEIGHT_COLLECTION, cell._kernel)
-
 
 class MaskedBasicLSTMCell(rnn.BasicLSTMCell):
   """BasicLSTMCell whose step multiplies its kernel by a pruning mask."""
@@ -75,7 +72,6 @@ class MaskedBasicLSTMCell(rnn.BasicLSTMCell):
     else:
       new_state = tf.concat([new_c, new_h], 1)
     return new_h, new_state
-
 
 class MaskedLSTMCell(rnn.LSTMCell):
   """LSTMCell whose step multiplies its kernel (not its projection) by a pruning mask."""

@@ -1,6 +1,6 @@
 """`tf.contrib.solvers.lanczos`: Lanczos bidiagonalization and bidiagonal matmul, TF 1.15's code.
 
-Place in the data flow (DESIGN.md): tf ops <- **contrib.solvers** <- compat <- cli.
+Mirrors TF 1.15's `tensorflow/contrib/solvers/python/ops/lanczos.py`.
 
 `lanczos_bidiag(operator, k)` runs k steps of Golub-Kahan-Lanczos bidiagonalization (with iterated modified
 Gram-Schmidt re-orthogonalization unless `orthogonalize=False`), giving `U` [m, k+1], `V` [n, k] and the lower
@@ -17,7 +17,6 @@ from tf1clip.contrib import catalog as _catalog
 import tf1clip.contrib.solvers.python.ops.util as util
 
 LanczosBidiagState = collections.namedtuple("LanczosBidiagState", ["u", "v", "alpha", "beta"])
-
 
 def lanczos_bidiag(operator, k, orthogonalize=True, starting_vector=None, name="lanczos_bidiag"):
   """Computes a Lanczos bidiagonalization for a linear operator (TF 1.15's).
@@ -102,7 +101,6 @@ def lanczos_bidiag(operator, k, orthogonalize=True, starting_vector=None, name="
     return LanczosBidiagState(tf.linalg.matrix_transpose(ls.u.stack()), tf.linalg.matrix_transpose(ls.v.stack()),
                               ls.alpha.stack(), ls.beta.stack())
 
-
 def bidiag_matmul(matrix, alpha, beta, adjoint_b=False, name="bidiag_matmul"):
   """Multiplies a matrix by a bidiagonal matrix (TF 1.15's).
 
@@ -130,7 +128,6 @@ def bidiag_matmul(matrix, alpha, beta, adjoint_b=False, name="bidiag_matmul"):
     shape = tf.shape(matrix)
     zero_column = tf.expand_dims(tf.zeros(shape[:1], dtype=matrix.dtype), 1)
     return matrix * alpha + tf.concat([zero_column, matrix[:, :-1] * beta], 1)
-
 
 __getattr__ = _catalog.missing_attribute_hook("tf.contrib.solvers.lanczos",
                                               lazy=_catalog.served("tf.contrib.solvers.lanczos"))

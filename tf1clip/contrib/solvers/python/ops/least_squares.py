@@ -1,6 +1,6 @@
 """`tf.contrib.solvers.least_squares`: `cgls`, TF 1.15's conjugate-gradient least-squares solver.
 
-Place in the data flow (DESIGN.md): tf ops <- **contrib.solvers** <- compat <- cli.
+Mirrors TF 1.15's `tensorflow/contrib/solvers/python/ops/least_squares.py`.
 
 Minimizes `||A x - rhs||_2` for an operator with `shape` ([M, N]), `dtype`, `apply` and `apply_adjoint` (on column
 vectors) by CG on the normal equations `A* A x = A* rhs`. It stops after `max_iter` steps or once
@@ -15,7 +15,6 @@ from tf1clip.contrib import catalog as _catalog
 import tf1clip.contrib.solvers.python.ops.util as util
 
 CGLSState = collections.namedtuple("CGLSState", ["i", "x", "r", "p", "gamma"])
-
 
 def cgls(operator, rhs, tol=1e-6, max_iter=20, name="cgls"):
   r"""Conjugate gradient least squares solver (TF 1.15's).
@@ -58,7 +57,6 @@ def cgls(operator, rhs, tol=1e-6, max_iter=20, name="cgls"):
     _, state = tf.compat.v1.while_loop(stopping_criterion, cgls_step, [i, state])
     return CGLSState(state.i, x=tf.squeeze(state.x), r=tf.squeeze(state.r), p=tf.squeeze(state.p),
                      gamma=state.gamma)
-
 
 __getattr__ = _catalog.missing_attribute_hook("tf.contrib.solvers.least_squares",
                                               lazy=_catalog.served("tf.contrib.solvers.least_squares"))

@@ -1,6 +1,6 @@
 """`tf.contrib.solvers.linear_equations`: `conjugate_gradient`, TF 1.15's (preconditioned) CG solver.
 
-Place in the data flow (DESIGN.md): tf ops <- **contrib.solvers** <- compat <- cli.
+Mirrors TF 1.15's `tensorflow/contrib/solvers/python/ops/linear_equations.py`.
 
 Solves `A x = rhs` for a self-adjoint positive definite operator (`util.create_operator`'s namedtuple or any object
 with `shape`, `dtype` and `apply` on column vectors), optionally with a preconditioner `M ~ A^-1` and an initial
@@ -16,7 +16,6 @@ from tf1clip.contrib import catalog as _catalog
 import tf1clip.contrib.solvers.python.ops.util as util
 
 CGState = collections.namedtuple("CGState", ["i", "x", "r", "p", "gamma"])
-
 
 def conjugate_gradient(operator, rhs, preconditioner=None, x=None, tol=1e-4, max_iter=20, name="conjugate_gradient"):
   r"""Conjugate gradient solver for `A x = rhs` with self-adjoint, positive definite `A` (TF 1.15's).
@@ -74,7 +73,6 @@ def conjugate_gradient(operator, rhs, preconditioner=None, x=None, tol=1e-4, max
     _, state = tf.compat.v1.while_loop(stopping_criterion, cg_step, [i, state])
     return CGState(state.i, x=tf.squeeze(state.x), r=tf.squeeze(state.r), p=tf.squeeze(state.p),
                    gamma=state.gamma)
-
 
 __getattr__ = _catalog.missing_attribute_hook("tf.contrib.solvers.linear_equations",
                                               lazy=_catalog.served("tf.contrib.solvers.linear_equations"))

@@ -1,7 +1,6 @@
 """`tf.contrib.tensorboard.plugins.projector`: TF 1.15's embedding-projector API on TensorBoard's own.
 
-Place in the data flow (DESIGN.md): tensorboard.plugins.projector <- **contrib.tensorboard.plugins.projector** <-
-compat <- cli.
+Mirrors TF 1.15's `tensorflow/contrib/tensorboard/plugins/projector/__init__.py`.
 
 `ProjectorConfig`, `EmbeddingInfo`, `SpriteMetadata` and `projector_config_pb2` are TensorBoard's (the same proto,
 which TF 1.15 carried a copy of). `visualize_embeddings` keeps TF 1.15's signature: it takes the summary writer
@@ -12,7 +11,6 @@ from tensorboard.plugins import projector as _tensorboard_projector
 from tensorboard.plugins.projector import projector_config_pb2  # noqa: F401  (TF 1.15 exported the module)
 
 from tf1clip.contrib import catalog as _catalog
-
 
 def visualize_embeddings(summary_writer, config):
   """Stores the projector's config file (`projector_config.pbtxt`) in `summary_writer`'s log directory.
@@ -28,7 +26,6 @@ def visualize_embeddings(summary_writer, config):
   if logdir is None:
     raise ValueError("Summary writer must have a logdir")
   _tensorboard_projector.visualize_embeddings(logdir, config)
-
 
 __getattr__ = _catalog.missing_attribute_hook("tf.contrib.tensorboard.plugins.projector",
                                               lazy=_catalog.served("tf.contrib.tensorboard.plugins.projector"))
