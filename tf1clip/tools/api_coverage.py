@@ -32,13 +32,16 @@ from tf1clip.tf115 import signature
 # TF 1.15 signatures that say nothing: unreadable, or a decorator's pass-through wrapper.
 UNREADABLE = ("", "?", "(*args, **kwargs)")
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-ORACLE_TESTS = os.path.join(REPO, "tests", "oracle")
+TESTS = os.path.join(REPO, "tests")
+# where oracle tests live: tests/oracle/, and tests/contrib/<module>/ (the tests mirror the package)
+ORACLE_TEST_GLOBS = ("oracle/test_*.py", "contrib/**/test_*.py")
 
 
-def oracle_tested(folder=ORACLE_TESTS):
-  """{dotted name: [test file, ...]} read from the `ORACLE_TESTED` tuples of tests/oracle/test_*.py."""
+def oracle_tested(folder=TESTS):
+  """{dotted name: [test file relative to tests/, ...]} read from the `ORACLE_TESTED` tuples of the oracle tests."""
   found = {}
-  for path in sorted(glob.glob(os.path.join(folder, "test_*.py"))):
+  paths = sorted(p for pattern in ORACLE_TEST_GLOBS for p in glob.glob(os.path.join(folder, pattern), recursive=True))
+  for path in paths:
     with open(path, encoding="utf-8") as f:
       tree = ast.parse(f.read(), filename=path)
     # ORACLE_TESTED is a tuple of names, possibly built from other module-level constants
@@ -53,7 +56,7 @@ def oracle_tested(folder=ORACLE_TESTS):
         for target in node.targets:
           namespace[target.id] = value
     for name in namespace.get("ORACLE_TESTED", ()):
-      found.setdefault(name, []).append(os.path.basename(path))
+      found.setdefault(name, []).append(os.path.relpath(path, folder))
   return found
 
 
