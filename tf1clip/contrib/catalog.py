@@ -508,11 +508,11 @@ _serve("eager", "tensorflow.python.eager.context:", """
 _serve("eager", "tensorflow.python.ops.variable_scope:", "EagerVariableStore")
 _serve("eager", "tensorflow.python.eager.remote:", "connect_to_remote_host")
 # TF 1.15's eager-only helpers (tf1clip.contrib.eager.python.saver / .metrics, tf1clip.python.eager.context's
-# list_devices); tfe.run is TensorFlow's eager_run, unchanged in TF 2.21
+# list_devices, and tf1clip.python.framework.ops' eager_run: tfe.run)
 _serve("eager", "tf1clip.contrib.eager.python.saver:", "Saver restore_variables_on_create get_optimizer_variables")
 _serve("eager", "tf1clip.contrib.eager:", "metrics")
 _serve("eager", "tf1clip.python.eager.context:", "list_devices")
-SERVED["tf.contrib.eager.run"] = "tensorflow.python.framework.ops:eager_run"
+SERVED["tf.contrib.eager.run"] = "tf1clip.python.framework.ops:eager_run"
 _serve("eager", "tf1clip.python.eager.execution_callbacks:", """
     ExecutionCallback add_execution_callback clear_execution_callbacks errstate seterr inf_callback nan_callback
     inf_nan_callback""")

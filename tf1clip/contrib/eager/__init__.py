@@ -9,8 +9,8 @@ are TensorFlow's own (`catalog.SERVED`), and so are the remote-execution setup `
 `enable_remote_eager_execution`. TF 1.15's own code: `tfe.metrics` (the metrics module), `Saver`,
 `restore_variables_on_create` and `get_optimizer_variables` (saver), the execution callbacks, `seterr` and
 `errstate` (execution_callbacks), `Network`, `Sequential`, `save_network_checkpoint` and
-`restore_network_checkpoint` (network, on tf.layers), `list_devices` (tf1clip.python.eager.context); `run` is
-TensorFlow's eager_run, unchanged.
+`restore_network_checkpoint` (network, on tf.layers), `list_devices` (tf1clip.python.eager.context) and `run`
+(tf1clip.python.framework.ops' eager_run).
 """
 
 from tf1clip.contrib import catalog as _catalog

@@ -22,11 +22,8 @@ class RandomFourierFeatureMapper(DenseKernelMapper):
   """
 
   def __init__(self, input_dim, output_dim, stddev=1.0, seed=1, name=None):
-    self._input_dim = input_dim
-    self._output_dim = output_dim
-    self._stddev = stddev
-    self._seed = seed
-    self._name = name
+    self._input_dim, self._output_dim = input_dim, output_dim
+    self._stddev, self._seed, self._name = stddev, seed, name
 
   @property
   def name(self):
@@ -35,10 +32,12 @@ class RandomFourierFeatureMapper(DenseKernelMapper):
 
   @property
   def input_dim(self):
+    """d, the number of input features."""
     return self._input_dim
 
   @property
   def output_dim(self):
+    """D, the number of random features."""
     return self._output_dim
 
   def map(self, input_tensor):

@@ -34,6 +34,9 @@ def conjugate_gradient(operator, rhs, preconditioner=None, x=None, tol=1e-4, max
     direction (rank-1) and `r . M r` (`||r||^2` without a preconditioner).
   """
 
+  def preconditioned(residual):
+    return residual if preconditioner is None else preconditioner.apply(residual)
+
   def stopping_criterion(i, state):
     return tf.math.logical_and(i < max_iter, tf.compat.v1.norm(state.r) > tol)
 
@@ -42,15 +45,9 @@ def conjugate_gradient(operator, rhs, preconditioner=None, x=None, tol=1e-4, max
     alpha = state.gamma / util.dot(state.p, z)
     x = state.x + alpha * state.p
     r = state.r - alpha * z
-    if preconditioner is None:
-      gamma = util.dot(r, r)
-      beta = gamma / state.gamma
-      p = r + beta * state.p
-    else:
-      q = preconditioner.apply(r)
-      gamma = util.dot(r, q)
-      beta = gamma / state.gamma
-      p = q + beta * state.p
+    q = preconditioned(r)  # the next direction before conjugation: r itself without a preconditioner
+    gamma = util.dot(r, q)
+    p = q + (gamma / state.gamma) * state.p
     return i + 1, CGState(i + 1, x, r, p, gamma)
 
   with tf.compat.v1.name_scope(name):
@@ -62,10 +59,7 @@ def conjugate_gradient(operator, rhs, preconditioner=None, x=None, tol=1e-4, max
     else:
       x = tf.expand_dims(x, -1)
       r0 = rhs - operator.apply(x)
-    if preconditioner is None:
-      p0 = r0
-    else:
-      p0 = preconditioner.apply(r0)
+    p0 = preconditioned(r0)
     gamma0 = util.dot(r0, p0)
     tol *= tf.compat.v1.norm(r0)
     i = tf.constant(0, dtype=tf.int32)
