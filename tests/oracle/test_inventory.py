@@ -19,7 +19,6 @@ from tf1clip import tf115
 from tf1clip.contrib import catalog
 from tf1clip.tools import api_coverage
 
-ORACLE_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +54,7 @@ def test_oracle_tested_declarations_name_tf115_names_their_file_runs():
     assert tf115.has(name), "%s declares %s, which TF 1.15 did not have" % (files, name)
     leaf = name.rsplit(".", 1)[-1]
     for f in files:
-      with open(os.path.join(REPO, "tests", f), encoding="utf-8") as handle:
+      with open(os.path.join(api_coverage.TESTS, f), encoding="utf-8") as handle:
         text = handle.read()
       code = text.split("ORACLE_TESTED", 1)[0] + text.split("ORACLE_TESTED", 1)[1].split(")", 1)[1]
       assert re.search(r"\b%s\b" % re.escape(leaf), code), "%s declares %s but never uses it" % (f, name)

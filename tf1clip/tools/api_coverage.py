@@ -15,8 +15,9 @@ attribute by attribute, as a script's `tf.contrib.layers.flatten` is, and gets o
 
 A served class or function is "signature-equal" when signature.text() of the served object equals TF 1.15's
 (parameter names, order, defaults). "oracle-tested" names are those an oracle test declares in its
-module-level `ORACLE_TESTED` (tests/oracle/); tests/oracle/test_inventory.py checks each declaration
-names something the test file really runs.
+module-level `ORACLE_TESTED` (any tests/**/test_*.py: oracle files live beside the package's other tests, in
+tests/contrib/<module>/ and tests/oracle/); tests/oracle/test_inventory.py checks each declaration names something
+the test file really runs.
 """
 
 import argparse
@@ -33,17 +34,17 @@ from tf1clip.tf115 import signature
 UNREADABLE = ("", "?", "(*args, **kwargs)")
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TESTS = os.path.join(REPO, "tests")
-# where oracle tests live: tests/oracle/, and tests/contrib/<module>/ (the tests mirror the package)
-ORACLE_TEST_GLOBS = ("oracle/test_*.py", "contrib/**/test_*.py")
 
 
 def oracle_tested(folder=TESTS):
-  """{dotted name: [test file relative to tests/, ...]} read from the `ORACLE_TESTED` tuples of the oracle tests."""
+  """{dotted name: [test file relative to `folder`, ...]} read from the `ORACLE_TESTED` tuples of its test_*.py."""
   found = {}
-  paths = sorted(p for pattern in ORACLE_TEST_GLOBS for p in glob.glob(os.path.join(folder, pattern), recursive=True))
-  for path in paths:
+  for path in sorted(glob.glob(os.path.join(folder, "**", "test_*.py"), recursive=True)):
     with open(path, encoding="utf-8") as f:
-      tree = ast.parse(f.read(), filename=path)
+      text = f.read()
+    if "ORACLE_TESTED" not in text:
+      continue
+    tree = ast.parse(text, filename=path)
     # ORACLE_TESTED is a tuple of names, possibly built from other module-level constants
     # (`tuple("tf.contrib.rnn." + n for n in CELLS)`): evaluate the file's simple assignments in order.
     namespace = {"__builtins__": {"tuple": tuple}}
