@@ -1,4 +1,5 @@
-"""contrib.specs' leaked Python math functions and specs.layers.pool against TF 1.15.
+"""contrib.specs' params_ops (TF 1.15's specs/python/params_ops.py) against TF 1.15: its leaked Python math functions
+and specs.layers.pool, and the params DSL (eval_params, the random draws Uf / Ui / Lf / Li / Nt, math in params).
 
 TF 1.15's specs module star-imported Python's `math` (its params DSL evaluates "sqrt(16) + floor(2.5)"), so
 `tf.contrib.specs.acos` ... `trunc` were public names: compared here by value on ordinary and edge inputs
@@ -13,7 +14,26 @@ _MATH = """
     acos acosh asin asinh atan atan2 atanh ceil copysign cos cosh degrees erf erfc exp expm1 fabs floor fmod
     frexp fsum gamma hypot isfinite isinf isnan ldexp lgamma log10 log1p log2 modf pow radians remainder sinh
     sqrt tan tanh trunc"""
-ORACLE_TESTED = tuple("tf.contrib.specs." + n for n in _MATH.split()) + ("tf.contrib.specs.layers.pool",)
+ORACLE_TESTED = tuple("tf.contrib.specs." + n for n in _MATH.split()) + ("tf.contrib.specs.layers.pool",) + (
+    "tf.contrib.specs.Lf",
+    "tf.contrib.specs.Li",
+    "tf.contrib.specs.Nt",
+    "tf.contrib.specs.Uf",
+    "tf.contrib.specs.Ui",
+    "tf.contrib.specs.eval_params",
+    "tf.contrib.specs.e",
+    "tf.contrib.specs.gcd",
+    "tf.contrib.specs.inf",
+    "tf.contrib.specs.isclose",
+    "tf.contrib.specs.log",
+    "tf.contrib.specs.nan",
+    "tf.contrib.specs.pi",
+    "tf.contrib.specs.sin",
+    "tf.contrib.specs.tau",
+    "tf.contrib.specs.factorial",
+    "tf.contrib.specs.specs",
+    "tf.contrib.specs.params_ops.Li",
+)
 
 SNIPPET = r'''
 import tensorflow as tf
@@ -65,3 +85,42 @@ def test_specs_math_and_pool_match_tf115():
   tf115, ours = run_both(SNIPPET)
   assert tf115["math_errors"]["exp_big"] == "OverflowError" and tf115["fsum"][1] == 1.0
   assert_same(tf115, ours, rtol=1e-12, atol=1e-12)
+
+
+PARAMS_DSL = r'''
+import contextlib
+import io
+import random
+import numpy as np
+import tensorflow as tf
+sp = tf.contrib.specs
+
+
+def captured(fn, *args, **kw):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        fn(*args, **kw)
+    return out.getvalue().splitlines()
+
+
+images = tf.constant(np.random.RandomState(0).standard_normal([2, 8, 8, 3]), tf.float32)
+vec = tf.constant(np.random.RandomState(1).standard_normal([2, 6]), tf.float32)
+nets = {}
+# the params DSL: random draws (Python's random), math, bindings
+random.seed(7)
+report("params", sp.eval_params("n = Li(5, 500); d = Ui(1, 5); f = Uf(); g = Lf(1, 10); h = Nt(0, 1, 0.5); "
+                                "m = sqrt(16) + floor(2.5) + log(8, 2); k = q * 2", {"q": 21}))
+report("params_direct", [sp.Uf(), sp.Ui(1, 9), sp.Lf(2, 3), sp.Li(1, 4), sp.Nt(1.0, 2.0)])
+report("math", [sp.sin(0.5), sp.pi, sp.e, sp.tau, sp.inf, str(sp.nan), sp.gcd(12, 18), sp.isclose(1.0, 1.0 + 1e-12),
+                sp.log(8, 2), sp.factorial(5)])
+report_errors("errors", [
+    ("keyword_params", lambda: sp.eval_params("while 1: pass")),
+    ("bad_params", lambda: sp.eval_params("n = Ui(5, 1)")),
+])
+'''
+
+
+@requires_tf115
+def test_params_dsl_matches_tf115():
+  tf115, ours = run_both(PARAMS_DSL)
+  assert_same(tf115, ours, rtol=1e-5, atol=1e-5)
