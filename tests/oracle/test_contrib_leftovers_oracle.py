@@ -1,6 +1,5 @@
 """Small contrib leftovers against TF 1.15: quantization's quantize_v2 / dequantize / quantized_concat (values and
-ranges, MIN_COMBINED and SCALED) with the module's leaked names; checkpoint's NumpyState, UniqueNameTracker,
-split_dependency and dot_graph_from_checkpoint (keys, values, restore, the DOT text); distributions'
+ranges, MIN_COMBINED and SCALED) with the module's leaked names; distributions'
 VectorDiffeomixture (log_prob, mean, covariance, variance, grid, shapes, errors) and the quantile scheme; distribute's
 StandardSingleLossStep on a OneDeviceStrategy (two steps of two iterations); predictor.from_contrib_estimator
 (a contrib.learn Estimator's feeds, fetches and predictions); and an OptimizerV2 subclass (slots, non-slot
@@ -12,8 +11,6 @@ from harness import assert_same, requires_tf115, run_both
 
 ORACLE_TESTED = tuple("tf.contrib.quantization." + n for n in (
     "quantize_v2", "dequantize", "quantized_concat", "quantized_array_ops", "tf_export", "deprecated_endpoints")) + \
-    tuple("tf.contrib.checkpoint." + n for n in (
-        "NumpyState", "UniqueNameTracker", "split_dependency", "dot_graph_from_checkpoint")) + \
     tuple("tf.contrib.distribute." + n for n in ("Step", "StandardInputStep", "StandardSingleLossStep")) + (
         "tf.contrib.predictor.from_contrib_estimator", "tf.contrib.optimizer_v2.OptimizerV2") + tuple(
         "tf.contrib.distributions." + n for n in (
@@ -147,46 +144,6 @@ with tf.Graph().as_default():  # restored before the slots exist: applied when m
         sess.run(tf.global_variables_initializer())
         status.run_restore_ops(sess)
         report("optimizer_restored", sess.run([w, opt.get_slot(w, "m")] + opt.variables()))
-# -- checkpoint -----------------------------------------------------------------------------------------------
-ck = tf.contrib.checkpoint
-with tf.Graph().as_default():
-    arrays = ck.NumpyState()
-    arrays.x = np.zeros([2, 3])
-    arrays.y = np.float32(4.0)
-    tracker = ck.UniqueNameTracker()
-    tracker.track(tf.Variable(3., name="t1"), "x")
-    tracker.track(tf.Variable(4., name="t2"), "y")
-    tracker.track(tf.Variable(5., name="t3"), "x")
-    def not_array():
-        arrays.z = "string"
-    report_errors("checkpoint_errors", [("track_float", lambda: tracker.track(1.0, "z")),
-                                        ("numpy_state_string", not_array)])
-    a = tf.Variable([1., 2.], name="a")
-    b = tf.Variable([3.], name="b")
-    def fill(buf):
-        buf["first"] = tf.identity(a)
-        buf["second"] = b * 2.
-    def consume(buf):
-        return tf.group(a.assign(buf["first"] + 10.), b.assign(buf["second"]))
-    deps = ck.split_dependency(["first", "second"], [tf.float32, tf.float32], fill, consume, device="/cpu:0")
-    root = tf.train.Checkpoint(arrays=arrays, tracker=tracker, first=deps["first"], second=deps["second"])
-    with tf.Session() as sess:
-        sess.run(tf.global_variables_initializer())
-        path = root.save(os.path.join(base, "ckpt", "ckpt"), session=sess)
-        arrays.x[1, 1] = 7.
-        sess.run([a.assign([0., 0.]), b.assign([0.])])
-        root.restore(path).run_restore_ops(sess)
-        report("restored", {"x": arrays.x, "y": arrays.y, "ab": sess.run([a, b])})
-reader = tf.train.load_checkpoint(path)
-keys = sorted(reader.get_variable_to_shape_map())
-report("checkpoint_keys", keys)
-report("checkpoint_values", {k: reader.get_tensor(k) for k in keys
-                             if "OBJECT_GRAPH" not in k and "py_state" not in k and "save_counter" not in k})
-with tf.Graph().as_default():
-    fresh = tf.train.Checkpoint(arrays=ck.NumpyState())
-    fresh.restore(path)
-    report("recreated", [fresh.arrays.x, fresh.arrays.y])
-report("dot_graph", ck.dot_graph_from_checkpoint(path))
 # -- predictor.from_contrib_estimator -------------------------------------------------------------------------
 learn = tf.contrib.learn
 def model_fn(features, labels, mode):
@@ -213,7 +170,6 @@ report_errors("predictor_errors", [("output_key", lambda: tf.contrib.predictor.f
 @requires_tf115
 def test_contrib_leftovers_match_tf115():
   tf115, ours = run_both(SNIPPET)
-  assert "arrays/x/.ATTRIBUTES/py_state" in tf115["checkpoint_keys"]
   assert tf115["gauss_hermite:error"] == "AttributeError"
   grid, probs = np.polynomial.hermite.hermgauss(4)  # what TF 1.15's code meant to compute
   shifted = np.float32([[0.2], [-0.5]])[..., None] + np.sqrt(2.) * np.float32([[1.3], [0.4]])[..., None] * grid

@@ -1,4 +1,4 @@
-"""contrib.recurrent, memory_stats, tensorboard (the projector config) and util.loader against TF 1.15.
+"""contrib.recurrent and memory_stats against TF 1.15 (tensorboard's projector and util.loader: tests/contrib/).
 
 recurrent: `Recurrent` (explicit weights, full / shorter / end-aligned / single-step loops, a user's `cell_grad`) and
 `functional_rnn` / `bidirectional_functional_rnn` on LSTM, GRU and basic cells (batch- and time-major, sequence
@@ -10,8 +10,6 @@ memory_stats: BytesInUse / MaxBytesInUse are int64 scalars that fail with Invali
 as TF 1.15's GPU-only kernels did (soft placement on, a /GPU:0 scope on a machine without one). A stated
 difference: TF 1.15 could not place any graph holding one of these ops on a CPU, so every run of that graph failed;
 under tf1clip only running the op itself fails.
-tensorboard: visualize_embeddings writes the same projector_config.pbtxt; the config protos have the same fields.
-util.loader: load_op_library of a missing library raises the same error (no TF 1.15 op library loads into 2.21).
 """
 
 from harness import assert_same, requires_tf115, run_both
@@ -19,10 +17,7 @@ from harness import assert_same, requires_tf115, run_both
 ORACLE_TESTED = (
     "tf.contrib.recurrent.Recurrent", "tf.contrib.recurrent.functional_rnn",
     "tf.contrib.recurrent.bidirectional_functional_rnn", "tf.contrib.memory_stats.BytesInUse",
-    "tf.contrib.memory_stats.MaxBytesInUse", "tf.contrib.tensorboard.plugins.projector.visualize_embeddings",
-    "tf.contrib.tensorboard.plugins.projector.ProjectorConfig", "tf.contrib.tensorboard.plugins.projector.EmbeddingInfo",
-    "tf.contrib.tensorboard.plugins.projector.SpriteMetadata",
-    "tf.contrib.tensorboard.plugins.projector.projector_config_pb2", "tf.contrib.util.loader.load_op_library")
+    "tf.contrib.memory_stats.MaxBytesInUse")
 
 SNIPPET = r'''
 import numpy as np
@@ -79,25 +74,6 @@ rnn_loss = tf.reduce_sum(out1) + tf.reduce_sum(out2 * 2.0) + tf.reduce_sum(st2) 
 train_vars = tf.trainable_variables()
 rnn_grads = tf.gradients(rnn_loss, train_vars + [x])
 report_variables()
-# tensorboard's projector config
-import os
-from tensorflow.contrib.tensorboard.plugins import projector
-logdir = os.path.join(ORACLE_SHARED, "projector_" + tf.__version__)
-writer = tf.summary.FileWriter(logdir)
-config = projector.ProjectorConfig()
-embedding = config.embeddings.add()
-embedding.tensor_name = "embedding/weights"
-embedding.metadata_path = "metadata.tsv"
-embedding.sprite.image_path = "sprite.png"
-embedding.sprite.single_image_dim.extend([28, 28])
-projector.visualize_embeddings(writer, config)
-with open(os.path.join(logdir, "projector_config.pbtxt")) as handle:
-    report("projector_config", handle.read())
-report("projector_fields", {cls.__name__: [f.name for f in cls.DESCRIPTOR.fields] for cls in (
-    projector.ProjectorConfig, projector.EmbeddingInfo, projector.SpriteMetadata)})
-report("projector_pb2", projector.projector_config_pb2.ProjectorConfig is projector.ProjectorConfig)
-report_errors("loader", [("missing_library", lambda: c.util.loader.load_op_library(
-    os.path.join(ORACLE_SHARED, "no_such_ops.so")))])
 # memory_stats: GPU-allocator ops; built anywhere, failing at run time on a CPU (no kernel) on both sides. In their
 # own graph: TF 1.15 could not place a graph holding one on a CPU at all (every run of that graph failed).
 for key in ("in_use", "peak", "in_use_gpu"):

@@ -1,7 +1,7 @@
-"""contrib.losses (and metric_learning), contrib.signal, contrib.util and contrib.summary against TF 1.15.
+"""contrib.losses (and metric_learning), contrib.signal and contrib.summary against TF 1.15 (contrib.util: tests/contrib/util/).
 
 The losses' values and the LOSSES collection they fill; the metric-learning losses on one batch of embeddings;
-signal's framing, windows, STFT round trip, mel matrix and MFCCs; util's tensor-proto helpers and op lists; and a
+signal's framing, windows, STFT round trip, mel matrix and MFCCs; and a
 graph-mode contrib.summary file writer whose event file is read back (tags, steps, values). (metric_learning's
 cluster_loss needs scikit-learn on both sides, which neither environment installs: not compared.)
 """
@@ -16,14 +16,13 @@ METRIC_LEARNING = ("contrastive_loss", "lifted_struct_loss", "npairs_loss", "npa
                    "triplet_semihard_loss")
 SIGNAL = ("frame", "hamming_window", "hann_window", "inverse_stft", "inverse_stft_window_fn",
           "linear_to_mel_weight_matrix", "mfccs_from_log_mel_spectrograms", "overlap_and_add", "stft")
-UTIL = ("constant_value", "make_ndarray", "make_tensor_proto", "ops_used_by_graph_def", "stripped_op_list_for_graph")
 SUMMARY = ("SummaryWriter", "all_summary_ops", "always_record_summaries", "create_file_writer", "flush", "histogram",
            "scalar", "image", "audio", "generic", "initialize", "never_record_summaries",
            "record_summaries_every_n_global_steps", "should_record_summaries", "summary_writer_initializer_op",
            "eval_dir")
 ORACLE_TESTED = (tuple("tf.contrib.losses." + n for n in LOSSES)
                  + tuple("tf.contrib.losses.metric_learning." + n for n in METRIC_LEARNING)
-                 + tuple("tf.contrib.signal." + n for n in SIGNAL) + tuple("tf.contrib.util." + n for n in UTIL)
+                 + tuple("tf.contrib.signal." + n for n in SIGNAL)
                  + tuple("tf.contrib.summary." + n for n in SUMMARY))
 
 SNIPPET = r'''
@@ -80,16 +79,6 @@ out["signal"] = {
     "mfccs": S.mfccs_from_log_mel_spectrograms(tf.math.log(tf.matmul(tf.abs(spec), S.linear_to_mel_weight_matrix(
         8, 33, 8000.0, 100.0, 3800.0)) + 1e-6)),
 }
-# util
-U = c.util
-proto = U.make_tensor_proto([[1.0, 2.0], [3.0, 4.0]])
-small = tf.Graph()
-with small.as_default():  # op types that both TensorFlows build alike
-    tf.identity(tf.multiply(tf.constant(2.0), tf.placeholder(tf.float32)))
-report("util", [U.make_ndarray(proto).tolist(), U.constant_value(tf.constant([5, 6])).tolist(),
-                U.constant_value(tf.shape(tf.zeros([2, 3]))).tolist(),
-                sorted(U.ops_used_by_graph_def(small.as_graph_def())),
-                sorted(op.name for op in U.stripped_op_list_for_graph(small.as_graph_def()).op)])
 # summary: a graph-mode file writer, read back
 W = c.summary
 logdir = os.path.join(os.getcwd(), "summaries")

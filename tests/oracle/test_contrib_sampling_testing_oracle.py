@@ -1,21 +1,18 @@
-"""tf.contrib.resampler, input_pipeline, periodic_resample and testing against TF 1.15.
+"""tf.contrib.resampler, input_pipeline and periodic_resample against TF 1.15 (testing: tests/contrib/testing/).
 
 resampler: values and gradients (w.r.t. data and warp) at random points and at points on the border, just outside
 (in the zero padding) and far outside, float32 and float64, static and dynamic shapes, and the error classes of
 bad shapes and types (when built and when run). periodic_resample: values, static shapes, op names and gradients
 (TF 1.15's last-writer-wins kernel, with repeated copies) on 2-D to 4-D shapes, integer inputs, partially known
 and unknown input shapes, and its errors. obtain_next: the strings and the counter over several runs, after an
-assign, and its build errors. testing: the helpers on a directory written with tf.summary.FileWriter in the
-snippet, and FakeSummaryWriter installed behind tf.summary.FileWriterCache.
+assign, and its build errors.
 """
 
 from harness import assert_same, requires_tf115, run_both
 
 ORACLE_TESTED = (
     "tf.contrib.resampler.resampler", "tf.contrib.input_pipeline.obtain_next",
-    "tf.contrib.periodic_resample.periodic_resample") + tuple("tf.contrib.testing." + n for n in (
-        "FakeSummaryWriter", "assert_summary", "latest_event_file", "latest_events", "latest_summaries",
-        "simple_values_from_events", "to_summary_proto"))
+    "tf.contrib.periodic_resample.periodic_resample")
 
 # Deliberate differences from TF 1.15, reported by both sides and not compared:
 DIFFERENCES = {
@@ -158,61 +155,6 @@ report_errors("obtain_next_errors", [
     ("int32", lambda: c.input_pipeline.obtain_next(strings, tf.Variable(0, name="int32_counter"))),
     ("float_list", lambda: c.input_pipeline.obtain_next(tf.constant([1.0]), counter)),
     ("matrix", lambda: c.input_pipeline.obtain_next([["x", "y"], ["z", "w"]], counter))])
-
-# testing: summaries written with tf.summary.FileWriter, read back
-T = c.testing
-logdir = tempfile.mkdtemp(dir=os.getcwd())
-with tf.Graph().as_default():
-  x = tf.placeholder(tf.float32, [])
-  merged = tf.summary.merge([tf.summary.scalar("loss", x), tf.summary.scalar("acc", 1.0 - x / 4),
-                             tf.summary.histogram("h", tf.stack([x, x + 1.0]))])
-  writer = tf.summary.FileWriter(logdir)
-  with tf.Session() as s:
-    serialized = []
-    for step, value in ((1, 3.0), (3, 1.0), (2, 2.0)):
-      serialized.append(s.run(merged, {x: value}))
-      writer.add_summary(serialized[-1], step)
-  writer.close()
-event_file = T.latest_event_file(logdir)
-events = list(T.latest_events(logdir))
-summaries = T.latest_summaries(logdir)
-proto = T.to_summary_proto(serialized[0])
-report("testing_files", [os.path.basename(event_file).startswith("events.out.tfevents."),
-                         os.path.dirname(event_file) == logdir, T.latest_event_file(tempfile.mkdtemp(dir=os.getcwd())),
-                         list(T.latest_events(tempfile.mkdtemp(dir=os.getcwd())))])
-report("testing_events", [[e.step, e.HasField("summary"), [v.tag for v in e.summary.value]] for e in events])
-report("testing_summaries", [[e.step, [v.tag for v in e.summary.value]] for e in summaries])
-report("testing_simple_values", T.simple_values_from_events(events, ["loss", "acc", "missing"]))
-report("testing_proto", [type(proto).__name__,
-                         [[v.tag, v.simple_value] for v in proto.value if v.HasField("simple_value")]])
-T.assert_summary(["loss", "acc", "h"], {"loss": 3.0, "acc": 0.25}, proto)
-report_errors("testing_errors", [
-    ("not_simple", lambda: T.simple_values_from_events(events, ["h"])),
-    ("tags", lambda: T.assert_summary(["loss"], {}, proto)),
-    ("value", lambda: T.assert_summary(["loss", "acc", "h"], {"loss": 2.0}, proto)),
-    ("bad_proto", lambda: T.to_summary_proto(b"\xff\xff"))])
-fake = T.FakeSummaryWriter
-fake.install()
-cached = tf.summary.FileWriterCache.get(logdir + "_fake")
-report("fake_installed", [type(cached).__name__, tf.summary.FileWriter.__name__])
-cached.add_summary(serialized[0], 5)
-cached.add_summary(proto, 6)
-cached.add_session_log(tf.SessionLog(status=tf.SessionLog.START), 5)
-case_ = tf.test.TestCase()
-cached.add_meta_graph(tf.train.export_meta_graph(graph=tf.Graph()))
-cached.assert_summaries(case_, expected_logdir=logdir + "_fake",
-                        expected_summaries={5: {"loss": 3.0, "acc": 0.25, "h": 0.0}},
-                        expected_session_logs=[tf.SessionLog(status=tf.SessionLog.START)],
-                        expected_added_meta_graphs=[tf.train.export_meta_graph(graph=tf.Graph())])
-report("fake_summaries", sorted(cached.summaries))
-report_errors("fake_errors", [
-    ("install_twice", fake.install),
-    ("wrong_values", lambda: cached.assert_summaries(case_, expected_summaries={5: {"loss": 1.0}})),
-    ("missing_step", lambda: cached.assert_summaries(case_, expected_summaries={9: {}})),
-    ("negative_step", lambda: cached.add_graph(tf.Graph(), global_step=-1)),
-    ("graph_def", lambda: cached.add_graph(None, graph_def=tf.GraphDef())),
-    ("uninstall", fake.uninstall), ("uninstall_twice", fake.uninstall)])
-report("fake_uninstalled", type(tf.summary.FileWriterCache.get(logdir + "_real")).__name__)
 '''
 
 

@@ -13,8 +13,8 @@ TPUStrategy / initialize_tpu_system without a cluster or a TPU (errors). estimat
 dnn_logit_fn_builder + linear_logit_fn_builder through call_logit_fn, trained, evaluated with add_metrics and
 predicted with forward_features; exported with the supervised receivers (build_raw_supervised_input_receiver_fn,
 build_supervised_input_receiver_fn_from_input_fn) and run again by SavedModelEstimator. summary:
-create_summary_file_writer, graph and import_event: the events written. tensorboard.plugins: its contents, the
-projector config it writes.
+create_summary_file_writer, graph and import_event: the events written (tensorboard.plugins:
+tests/contrib/tensorboard/).
 """
 
 from harness import assert_same, requires_tf115, run_both
@@ -30,8 +30,7 @@ ORACLE_TESTED = tuple("tf.contrib.tpu." + n for n in (
                 "SavedModelEstimator", "add_metrics", "forward_features", "call_logit_fn", "dnn_logit_fn_builder",
                 "linear_logit_fn_builder", "build_raw_supervised_input_receiver_fn",
                 "build_supervised_input_receiver_fn_from_input_fn")) + tuple(
-                    "tf.contrib.summary." + n for n in ("create_summary_file_writer", "graph", "import_event")) + (
-                        "tf.contrib.tensorboard.plugins",)
+                    "tf.contrib.summary." + n for n in ("create_summary_file_writer", "graph", "import_event"))
 
 DIFFERENCES = {
     "tpu_strategy": (
@@ -310,16 +309,6 @@ with tf.Graph().as_default():
                            if kind == "summary" else None, bool(e.graph_def) if kind == "graph_def" else None])
     report("summary_files", [name.endswith(".x") for name in os.listdir(logdir)])
     report("summary_events", events)
-
-# ---- tf.contrib.tensorboard.plugins ----
-plugins = tf.contrib.tensorboard.plugins
-report("tensorboard_plugins", sorted(n for n in dir(plugins) if not n.startswith("_") and n not in (
-    "absolute_import", "division", "print_function")))  # TF 1.15's __future__ imports left aside
-projector_config = plugins.projector.ProjectorConfig()
-embedding = projector_config.embeddings.add(tensor_name="emb", metadata_path="meta.tsv")
-plugins.projector.visualize_embeddings(tf.summary.FileWriter(os.path.abspath("projector")), projector_config)
-with open(os.path.join("projector", "projector_config.pbtxt")) as f:
-    report("projector_config", f.read())
 '''
 
 

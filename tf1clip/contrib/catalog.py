@@ -511,10 +511,13 @@ _serve("eager", "tensorflow.python.eager.context:", """
     async_clear_error num_gpus execution_mode set_execution_mode""")
 _serve("eager", "tensorflow.python.ops.variable_scope:", "EagerVariableStore")
 _serve("eager", "tensorflow.python.eager.remote:", "connect_to_remote_host")
-# TF 1.15's eager-only helpers (tf1clip.contrib.eager.saver / .metrics, and run / list_devices in the package)
-_serve("eager", "tf1clip.contrib.eager.saver:", "Saver restore_variables_on_create get_optimizer_variables")
-_serve("eager", "tf1clip.contrib.eager:", "metrics run list_devices")
-_serve("eager", "tf1clip.contrib.eager.execution_callbacks:", """
+# TF 1.15's eager-only helpers (tf1clip.contrib.eager.python.saver / .metrics, tf1clip.python.eager.context's
+# list_devices, and tf1clip.python.framework.ops' eager_run: tfe.run)
+_serve("eager", "tf1clip.contrib.eager.python.saver:", "Saver restore_variables_on_create get_optimizer_variables")
+_serve("eager", "tf1clip.contrib.eager:", "metrics")
+_serve("eager", "tf1clip.python.eager.context:", "list_devices")
+SERVED["tf.contrib.eager.run"] = "tf1clip.python.framework.ops:eager_run"
+_serve("eager", "tf1clip.python.eager.execution_callbacks:", """
     ExecutionCallback add_execution_callback clear_execution_callbacks errstate seterr inf_callback nan_callback
     inf_nan_callback""")
 SERVED.update({"tf.contrib.eager." + name: source for name, source in (
@@ -743,13 +746,13 @@ _serve("training", "tf1clip.contrib.training:", "parse_values")
 # The long tail (#21): small contrib modules, each one tf1clip module with TF 1.15's names.
 _serve("integrate", "tf1clip.contrib.integrate:", "odeint odeint_fixed")
 _serve("bayesflow", "tf1clip.contrib.bayesflow:", "monte_carlo")
-_serve("bayesflow.monte_carlo", "tf1clip.contrib.bayesflow.monte_carlo:",
+_serve("bayesflow.monte_carlo", "tf1clip.contrib.bayesflow.python.ops.monte_carlo:",
        "expectation expectation_importance_sampler expectation_importance_sampler_logspace")
 _serve("solvers", "tf1clip.contrib.solvers:", "lanczos least_squares linear_equations util")
-_serve("solvers.lanczos", "tf1clip.contrib.solvers.lanczos:", "bidiag_matmul lanczos_bidiag")
-_serve("solvers.least_squares", "tf1clip.contrib.solvers.least_squares:", "cgls")
-_serve("solvers.linear_equations", "tf1clip.contrib.solvers.linear_equations:", "conjugate_gradient")
-_serve("solvers.util", "tf1clip.contrib.solvers.util:",
+_serve("solvers.lanczos", "tf1clip.contrib.solvers.python.ops.lanczos:", "bidiag_matmul lanczos_bidiag")
+_serve("solvers.least_squares", "tf1clip.contrib.solvers.python.ops.least_squares:", "cgls")
+_serve("solvers.linear_equations", "tf1clip.contrib.solvers.python.ops.linear_equations:", "conjugate_gradient")
+_serve("solvers.util", "tf1clip.contrib.solvers.python.ops.util:",
        "create_operator dot identity_operator l2norm l2norm_squared l2normalize")
 _serve("copy_graph", "tf1clip.contrib.copy_graph:", "copy_op_to_graph copy_variable_to_graph get_copied_op")
 _serve("receptive_field", "tf1clip.contrib.receptive_field:",
@@ -869,8 +872,8 @@ _SPECS_NAMES = {
         tf_print tf_spec_print tf_spec_structure tf_spec_summary tf_structure""",
 }
 for _module, _names in _SPECS_NAMES.items():
-  _serve("specs", "tf1clip.contrib.specs.%s:" % _module, _names)
-  _serve("specs." + _module, "tf1clip.contrib.specs.%s:" % _module, _names)
+  _serve("specs", "tf1clip.contrib.specs.python.%s:" % _module, _names)
+  _serve("specs." + _module, "tf1clip.contrib.specs.python.%s:" % _module, _names)
 for _module in ("specs", "specs.params_ops"):
   _serve(_module, "math:", """
       acos acosh asin asinh atan atan2 atanh ceil copysign cos cosh degrees e erf erfc exp expm1 fabs factorial
@@ -879,10 +882,10 @@ for _module in ("specs", "specs.params_ops"):
 del _module, _names
 _serve("specs", "tf1clip.contrib.specs:", "params_ops specs specs_lib specs_ops summaries debug_")
 SERVED["tf.contrib.specs.exec_"] = "builtins:exec"
-_serve("specs.specs", "tf1clip.contrib.specs.specs:", "ops")
-_serve("specs.specs_lib", "tf1clip.contrib.specs.specs_lib:", "debug_")
-_serve("specs.specs_ops", "tf1clip.contrib.specs.specs_ops:", "specs_lib")
-_serve("specs.summaries", "tf1clip.contrib.specs.summaries:", "specs")
+_serve("specs.specs", "tf1clip.contrib.specs.python.specs:", "ops")
+_serve("specs.specs_lib", "tf1clip.contrib.specs.python.specs_lib:", "debug_")
+_serve("specs.specs_ops", "tf1clip.contrib.specs.python.specs_ops:", "specs_lib")
+_serve("specs.summaries", "tf1clip.contrib.specs.python.summaries:", "specs")
 # Python 3.11's math objects (TF 1.15 leaked Python 3.7's): three read differently now.
 SIGNATURE_DIFFERENCES.update({
     "tf.contrib.specs.factorial": ("Python 3.11's math.factorial: its one positional-only parameter is named n "
@@ -900,7 +903,7 @@ _serve("labeled_tensor", "tf1clip.contrib.labeled_tensor:", """
     reduce_max reduce_mean reduce_min reduce_prod reduce_sum rename_axis reshape round rsqrt select shuffle_batch
     sigmoid sign sin slice sqrt square squared_difference squeeze sub tan tanh tile transpose unpack
     verify_tensor_all_finite where zeros_like zeta""")
-_serve("labeled_tensor.nn", "tf1clip.contrib.labeled_tensor.nn:", """
+_serve("labeled_tensor.nn", "tf1clip.contrib.labeled_tensor.python.ops.nn:", """
     crelu elu l2_loss log_softmax relu relu6 sigmoid_cross_entropy_with_logits softmax
     softmax_cross_entropy_with_logits softplus sparse_softmax_cross_entropy_with_logits""")
 # contrib.estimator's RNN estimators, replicate_model_fn / TowerOptimizer and the layer-annotated DNNs: TF 1.15's
@@ -916,20 +919,20 @@ _serve("opt", "tf1clip.contrib.opt.elastic_average:", "ElasticAverageOptimizer E
 _serve("opt", "tf1clip.contrib.opt.model_average:", "ModelAverageOptimizer ModelAverageCustomGetter")
 _serve("opt", "tf1clip.contrib.opt.agn:", "AGNOptimizer AGNCustomGetter")
 # contrib.eager's Network / Sequential and network checkpoints (TF 1.15's code); the remote-eager setup is TF's own.
-_serve("eager", "tf1clip.contrib.eager.network:", """
+_serve("eager", "tf1clip.contrib.eager.python.network:", """
     Network Sequential save_network_checkpoint restore_network_checkpoint""")
 _serve("eager", "tensorflow.python.eager.context:", "set_server_def")  # TF 1.15's object, unchanged in TF 2.21
 SERVED["tf.contrib.eager.enable_remote_eager_execution"] = (
     "tensorflow.python.framework.ops:enable_eager_execution_internal")
 # contrib.model_pruning: TF 1.15's pruning library (masks, thresholds, masked layers and cells, strip tools).
-_serve("model_pruning", "tf1clip.contrib.model_pruning.pruning:", """
+_serve("model_pruning", "tf1clip.contrib.model_pruning.python.pruning:", """
     Pruning get_pruning_hparams apply_mask get_masked_weights get_masks get_thresholds get_weights
     get_weight_sparsity""")
-_serve("model_pruning", "tf1clip.contrib.model_pruning.layers:", "masked_conv2d masked_convolution masked_fully_connected")
-_serve("model_pruning", "tf1clip.contrib.model_pruning.rnn_cells:", "MaskedBasicLSTMCell MaskedLSTMCell")
-_serve("model_pruning", "tf1clip.contrib.model_pruning.strip_pruning_vars_lib:",
+_serve("model_pruning", "tf1clip.contrib.model_pruning.python.layers.layers:", "masked_conv2d masked_convolution masked_fully_connected")
+_serve("model_pruning", "tf1clip.contrib.model_pruning.python.layers.rnn_cells:", "MaskedBasicLSTMCell MaskedLSTMCell")
+_serve("model_pruning", "tf1clip.contrib.model_pruning.python.strip_pruning_vars_lib:",
        "graph_def_from_checkpoint strip_pruning_vars_fn")
-_serve("model_pruning", "tf1clip.contrib.model_pruning.learning:", "train")
+_serve("model_pruning", "tf1clip.contrib.model_pruning.python.learning:", "train")
 # contrib.layers' feature-column ops, target columns, scattered / distributed embedding lookups, sparse ops and
 # sparse_feature_cross (TF 1.15's code, ported), and what slim leaked from contrib.layers' package (target_column,
 # sparse_feature_cross_op, loader, InputLayer, experimental, make_all: slim.X is contrib.layers' X, MODULE_ALIASES).
@@ -974,7 +977,7 @@ SERVED["tf.contrib.quantization.tf_export"] = "tensorflow.python.util.tf_export:
 SERVED["tf.contrib.quantization.deprecated_endpoints"] = "tensorflow.python.util.deprecation:deprecated_endpoints"
 # contrib.checkpoint's own helpers (TF 1.15's code), contrib.distribute's step functions (TensorFlow's step_fn,
 # TF 1.15's module), contrib.predictor's contrib.learn path.
-_serve("checkpoint", "tf1clip.contrib.checkpoint.python.containers:", """
+_serve("checkpoint", "tf1clip.contrib.checkpoint:", """
     NumpyState UniqueNameTracker dot_graph_from_checkpoint split_dependency""")
 _serve("distribute", "tensorflow.python.distribute.step_fn:", "Step StandardInputStep StandardSingleLossStep")
 _serve("predictor", "tf1clip.contrib.predictor:", "from_contrib_estimator")

@@ -1,14 +1,19 @@
-"""`tf.contrib.checkpoint`: TF 1.15's object-based checkpoint helpers, where TensorFlow 2.21 keeps them.
+"""`tf.contrib.checkpoint`: TF 1.15's object-based checkpoint helpers.
 
-Place in the data flow (DESIGN.md): **contrib.checkpoint** <- compat <- cli. TF 1.15 re-exported TensorFlow's
-tracking classes under their 1.x names: `Checkpointable` is `AutoTrackable`, `CheckpointableBase` is
-`Trackable`, `CheckpointableObjectGraph` the TrackableObjectGraph proto, `List`, `Mapping`, `NoDependency` the
-tracked data structures, `PythonStateWrapper` is `PythonState`, `CheckpointManager` is `tf.train.CheckpointManager`,
-and `capture_dependencies`, `list_objects`, `object_metadata` the checkpoint utilities (`catalog.SERVED`; the
-same objects, so checkpoints keep their keys). Contrib's own `NumpyState`, `UniqueNameTracker`,
-`dot_graph_from_checkpoint` and `split_dependency` are TF 1.15's code in tf1clip.contrib.checkpoint.python.containers.
+Two kinds of objects. TensorFlow's tracking classes and checkpoint utilities under their TF 1.x names (the same
+objects TF 1.15 re-exported, so checkpoints keep their keys; `catalog.SERVED`): `Checkpointable` is AutoTrackable,
+`CheckpointableBase` Trackable, `CheckpointableObjectGraph` the TrackableObjectGraph proto, `List` / `Mapping` /
+`NoDependency` the tracked data structures, `PythonStateWrapper` PythonState, `CheckpointManager`
+tf.train.CheckpointManager, and `capture_dependencies`, `list_objects`, `object_metadata`. And contrib's own
+helpers, tf1clip's code module for module TF 1.15's `tensorflow/contrib/checkpoint/python/`: `NumpyState`
+(python_state), `UniqueNameTracker` (containers), `split_dependency` (split_dependency) and
+`dot_graph_from_checkpoint` (visualize).
 """
 
 from tf1clip.contrib import catalog as _catalog
+from tf1clip.contrib.checkpoint.python.containers import UniqueNameTracker  # noqa: F401
+from tf1clip.contrib.checkpoint.python.python_state import NumpyState  # noqa: F401
+from tf1clip.contrib.checkpoint.python.split_dependency import split_dependency  # noqa: F401
+from tf1clip.contrib.checkpoint.python.visualize import dot_graph_from_checkpoint  # noqa: F401
 
 __getattr__ = _catalog.missing_attribute_hook("tf.contrib.checkpoint", lazy=_catalog.served("tf.contrib.checkpoint"))

@@ -1,7 +1,6 @@
 """`tf.contrib.model_pruning`: TF 1.15's magnitude-based weight pruning (masks, schedule, masked layers), its code.
 
-Place in the data flow (DESIGN.md): tf ops, tf-slim, contrib.rnn's cells, contrib.training's HParams <-
-**contrib.model_pruning** <- compat <- cli.
+Mirrors TF 1.15's `tensorflow/contrib/model_pruning/__init__.py`.
 
 The modules mirror TF 1.15's `contrib/model_pruning/python`: `pruning` (apply_mask, the collection getters,
 get_pruning_hparams, Pruning), `pruning_utils` (the mask / threshold variables, block pooling and expansion),
@@ -13,29 +12,29 @@ TF 1.15 checkpoints of pruned models restore.
 """
 
 from tf1clip.contrib import catalog as _catalog
-from tf1clip.contrib.model_pruning import core_layers  # noqa: F401
-from tf1clip.contrib.model_pruning import layers  # noqa: F401
-from tf1clip.contrib.model_pruning import learning  # noqa: F401
-from tf1clip.contrib.model_pruning import pruning  # noqa: F401
-from tf1clip.contrib.model_pruning import pruning_utils  # noqa: F401
-from tf1clip.contrib.model_pruning import rnn_cells  # noqa: F401
-from tf1clip.contrib.model_pruning import strip_pruning_vars_lib  # noqa: F401
-from tf1clip.contrib.model_pruning.layers import masked_conv2d  # noqa: F401
-from tf1clip.contrib.model_pruning.layers import masked_convolution  # noqa: F401
-from tf1clip.contrib.model_pruning.layers import masked_fully_connected  # noqa: F401
-from tf1clip.contrib.model_pruning.learning import train  # noqa: F401
-from tf1clip.contrib.model_pruning.pruning import apply_mask  # noqa: F401
-from tf1clip.contrib.model_pruning.pruning import get_masked_weights  # noqa: F401
-from tf1clip.contrib.model_pruning.pruning import get_masks  # noqa: F401
-from tf1clip.contrib.model_pruning.pruning import get_pruning_hparams  # noqa: F401
-from tf1clip.contrib.model_pruning.pruning import get_thresholds  # noqa: F401
-from tf1clip.contrib.model_pruning.pruning import get_weight_sparsity  # noqa: F401
-from tf1clip.contrib.model_pruning.pruning import get_weights  # noqa: F401
-from tf1clip.contrib.model_pruning.pruning import Pruning  # noqa: F401
-from tf1clip.contrib.model_pruning.rnn_cells import MaskedBasicLSTMCell  # noqa: F401
-from tf1clip.contrib.model_pruning.rnn_cells import MaskedLSTMCell  # noqa: F401
-from tf1clip.contrib.model_pruning.strip_pruning_vars_lib import graph_def_from_checkpoint  # noqa: F401
-from tf1clip.contrib.model_pruning.strip_pruning_vars_lib import strip_pruning_vars_fn  # noqa: F401
+from tf1clip.contrib.model_pruning.python.layers import core_layers  # noqa: F401
+from tf1clip.contrib.model_pruning.python.layers import layers  # noqa: F401
+from tf1clip.contrib.model_pruning.python import learning  # noqa: F401
+from tf1clip.contrib.model_pruning.python import pruning  # noqa: F401
+from tf1clip.contrib.model_pruning.python import pruning_utils  # noqa: F401
+from tf1clip.contrib.model_pruning.python.layers import rnn_cells  # noqa: F401
+from tf1clip.contrib.model_pruning.python import strip_pruning_vars_lib  # noqa: F401
+from tf1clip.contrib.model_pruning.python.layers.layers import masked_conv2d  # noqa: F401
+from tf1clip.contrib.model_pruning.python.layers.layers import masked_convolution  # noqa: F401
+from tf1clip.contrib.model_pruning.python.layers.layers import masked_fully_connected  # noqa: F401
+from tf1clip.contrib.model_pruning.python.learning import train  # noqa: F401
+from tf1clip.contrib.model_pruning.python.pruning import apply_mask  # noqa: F401
+from tf1clip.contrib.model_pruning.python.pruning import get_masked_weights  # noqa: F401
+from tf1clip.contrib.model_pruning.python.pruning import get_masks  # noqa: F401
+from tf1clip.contrib.model_pruning.python.pruning import get_pruning_hparams  # noqa: F401
+from tf1clip.contrib.model_pruning.python.pruning import get_thresholds  # noqa: F401
+from tf1clip.contrib.model_pruning.python.pruning import get_weight_sparsity  # noqa: F401
+from tf1clip.contrib.model_pruning.python.pruning import get_weights  # noqa: F401
+from tf1clip.contrib.model_pruning.python.pruning import Pruning  # noqa: F401
+from tf1clip.contrib.model_pruning.python.layers.rnn_cells import MaskedBasicLSTMCell  # noqa: F401
+from tf1clip.contrib.model_pruning.python.layers.rnn_cells import MaskedLSTMCell  # noqa: F401
+from tf1clip.contrib.model_pruning.python.strip_pruning_vars_lib import graph_def_from_checkpoint  # noqa: F401
+from tf1clip.contrib.model_pruning.python.strip_pruning_vars_lib import strip_pruning_vars_fn  # noqa: F401
 
 __getattr__ = _catalog.missing_attribute_hook("tf.contrib.model_pruning",
                                               lazy=_catalog.served("tf.contrib.model_pruning"))

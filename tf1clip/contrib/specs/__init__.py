@@ -1,6 +1,6 @@
 """`tf.contrib.specs`: TF 1.15's little language for describing networks over tf-slim's layers, TF 1.15's code.
 
-Place in the data flow (DESIGN.md): contrib.layers (tf-slim) <- **contrib.specs** <- compat <- cli.
+Mirrors TF 1.15's `tensorflow/contrib/specs/__init__.py`.
 
 `create_net("net = Cr(32, [3, 3]) | Mp([2, 2]) | Flat | Fs(10)", images)` builds the network a spec describes:
 `Cr` / `Fs` / `Mp` / ... are curried tf-slim layer functions (specs_ops), `|` composes, `**` repeats, `+` / `*`
@@ -12,11 +12,11 @@ combine (specs_lib); `eval_params` draws random hyperparameters (params_ops) and
 """
 
 from tf1clip.contrib import catalog as _catalog
-import tf1clip.contrib.specs.params_ops as params_ops  # noqa: F401  (tf.contrib.specs.params_ops)
-import tf1clip.contrib.specs.specs as specs  # noqa: F401  (tf.contrib.specs.specs)
-import tf1clip.contrib.specs.specs_lib as specs_lib
-import tf1clip.contrib.specs.specs_ops as specs_ops  # noqa: F401  (tf.contrib.specs.specs_ops)
-import tf1clip.contrib.specs.summaries as summaries  # noqa: F401  (tf.contrib.specs.summaries)
+import tf1clip.contrib.specs.python.params_ops as params_ops  # noqa: F401  (tf.contrib.specs.params_ops)
+import tf1clip.contrib.specs.python.specs as specs  # noqa: F401  (tf.contrib.specs.specs)
+import tf1clip.contrib.specs.python.specs_lib as specs_lib
+import tf1clip.contrib.specs.python.specs_ops as specs_ops  # noqa: F401  (tf.contrib.specs.specs_ops)
+import tf1clip.contrib.specs.python.summaries as summaries  # noqa: F401  (tf.contrib.specs.summaries)
 
 # TF 1.15's star import copied specs_lib's debugging flag as it was then (`debug()` sets specs_lib's own).
 debug_ = specs_lib.debug_

@@ -1,6 +1,6 @@
 """`tf.contrib.tensorboard`: the embedding projector's configuration (TF 1.15's `plugins.projector`), on TensorBoard's.
 
-Place in the data flow (DESIGN.md): tensorboard.plugins.projector <- **contrib.tensorboard** <- compat <- cli.
+Mirrors TF 1.15's `tensorflow/contrib/tensorboard/__init__.py`.
 """
 
 from tf1clip.contrib import catalog as _catalog

@@ -1,6 +1,6 @@
 """`tf.contrib.tfprof`: TF 1.15's tfprof names (`model_analyzer`, `tfprof_logger`, `ProfileContext`).
 
-Place in the data flow (DESIGN.md): tf.compat.v1.profiler <- **contrib.tfprof** <- compat <- cli.
+Mirrors TF 1.15's `tensorflow/contrib/tfprof/__init__.py`.
 
 TF 1.15's contrib.tfprof re-exported TensorFlow's profiler: `model_analyzer.print_model_analysis` / `advise`
 and `tfprof_logger.write_op_log` were deprecated wrappers of `tf.profiler.profile` / `advise` /

@@ -1,6 +1,6 @@
 """`tf.contrib.tfprof.model_analyzer`: TF 1.15's deprecated tfprof entry points and `ProfileContext`.
 
-Place in the data flow (DESIGN.md): tf.compat.v1.profiler <- **contrib.tfprof.model_analyzer** <- compat <- cli.
+Mirrors TF 1.15's `tensorflow/contrib/tfprof/model_analyzer.py`.
 
 - `print_model_analysis(graph, run_meta, op_log, tfprof_cmd, tfprof_options)` and `advise(graph, run_meta,
   tfprof_options)`: TF 1.15's deprecated wrappers, ported onto `tf.compat.v1.profiler.profile` / `advise` (the
@@ -98,17 +98,14 @@ PRINT_ALL_TIMING_MEMORY = {
     "dump_to_file": "",  # Deprecated, use 'output': 'file:outfile=<name>'
 }
 
-
 def advise(graph, run_meta=None, tfprof_options=_DEFAULT_ADVISE_OPTIONS):
   """The advisor's AdviceProto for `graph` (and `run_meta`): `tf.compat.v1.profiler.advise`."""
   return tf.compat.v1.profiler.advise(graph, run_meta, tfprof_options)
-
 
 def print_model_analysis(graph, run_meta=None, op_log=None, tfprof_cmd="scope",
                          tfprof_options=_DEFAULT_PROFILE_OPTIONS):
   """Prints (per the options' `output`) and returns the `tfprof_cmd` view of `graph`: tf.compat.v1.profiler.profile."""
   return tf.compat.v1.profiler.profile(graph, run_meta, op_log, tfprof_cmd, tfprof_options)
-
 
 # ----------------------------------------------------------------------------------------------------
 # ProfileContext (TF 1.15's profile_context.py)
@@ -116,14 +113,12 @@ def print_model_analysis(graph, run_meta=None, op_log=None, tfprof_cmd="scope",
 WARMUP_STEPS = 10
 MAX_TRACED_STEPS = 100
 
-
 def _base_session():
   """TensorFlow's session base class (tf.compat.v1.Session and InteractiveSession derive from it)."""
   for cls in tf.compat.v1.Session.__mro__:
     if cls.__name__ == "BaseSession":
       return cls
   return tf.compat.v1.Session
-
 
 def _fetch_names(graph, fetches):
   """The names of the graph elements `fetches` (any nest of them) asks for, sorted and joined by '-'."""
@@ -136,11 +131,9 @@ def _fetch_names(graph, fetches):
         names.add(str(fetch))
   return "-".join(sorted(names))
 
-
 def _profiled_init(self, target="", graph=None, config=None):
   """Stands for the session's __init__ while a ProfileContext is open."""
   self._profiler_init_internal(target, graph, config)  # pylint: disable=protected-access
-
 
 def _profiled_run(self, fetches, feed_dict=None, options=None, run_metadata=None):
   """Stands for Session.run while a ProfileContext is open: counts, traces, profiles and dumps steps."""
@@ -188,7 +181,6 @@ def _profiled_run(self, fetches, feed_dict=None, options=None, run_metadata=None
       return ret
   return self._profiler_run_internal(fetches, feed_dict, options, run_metadata)
   # pylint: enable=protected-access
-
 
 class ProfileContext(object):
   """A context that traces `Session.run` steps into a profiler, profiles them and dumps the profile (TF 1.15's).
@@ -371,7 +363,6 @@ class ProfileContext(object):
     base._profiler_run_internal = None  # pylint: disable=protected-access
     base._profiler_init_internal = None  # pylint: disable=protected-access
     base.profile_context = None
-
 
 __getattr__ = _catalog.missing_attribute_hook("tf.contrib.tfprof.model_analyzer",
                                               lazy=_catalog.served("tf.contrib.tfprof.model_analyzer"))

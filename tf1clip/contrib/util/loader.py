@@ -1,6 +1,6 @@
 """`tf.contrib.util.loader`: `load_op_library`, TF 1.15's loader of a compiled custom-op library.
 
-Place in the data flow (DESIGN.md): tf.load_op_library <- **contrib.util.loader** <- compat <- cli.
+Mirrors TF 1.15's `tensorflow/contrib/util/loader.py`.
 
 A library compiled against TF 1.15 does not load into TensorFlow 2.21 (its ABI changed): rebuild the op
 against TensorFlow 2.21 first, then this loads it as TF 1.15's did. A relative path is taken relative to
@@ -13,7 +13,6 @@ import tensorflow as tf
 
 from tf1clip.contrib import catalog as _catalog
 
-
 def load_op_library(path):
   """Loads a custom-op library from `path` (an absolute path to a shared object); returns its op module."""
   if os.name == "nt" and not os.path.exists(path):
@@ -23,6 +22,5 @@ def load_op_library(path):
   library = tf.load_op_library(path)
   assert library, "Could not load %s" % path
   return library
-
 
 __getattr__ = _catalog.missing_attribute_hook("tf.contrib.util.loader", lazy=_catalog.served("tf.contrib.util.loader"))

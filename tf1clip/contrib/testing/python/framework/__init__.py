@@ -1,0 +1,1 @@
+"""`tf1clip.contrib.testing.python.framework`: the package TF 1.15 had at `tensorflow.contrib.testing.python.framework`."""
