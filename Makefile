@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test test-py312 bench setup clean oracle oracle-if-available inventory coverage catalog
+.PHONY: demo test test-py312 bench setup clean oracle oracle-if-available inventory coverage catalog copy-meter
 
 # The TF 1.15 oracle (DESIGN.md, "TF 1.15 as the oracle"): Python 3.7 + tensorflow 1.15.5 in .venv-tf115.
 # Found, not hard-coded: python3.7 on PATH, else any pyenv 3.7.x (the pyenv shim refuses a version that is
@@ -71,6 +71,14 @@ catalog: $(STAMP)
 	TF_CPP_MIN_LOG_LEVEL=3 $(PY) -m tf1clip.contrib --write
 	$(PY) -m tf1clip.tools.contrib_docs --write
 	$(PY) -m tf1clip.tools.build_file --write
+
+# How much of each file in tf1clip/ is verbatim TF 1.15 source (DESIGN.md: our own code, every file at most 30%).
+# The meter is the project's shared tool beside the checkout (../shared/tools/copy_meter.py, or COPY_METER=...);
+# it reads TF 1.15's source from the oracle venv. tests/test_own_code.py runs the same measure.
+COPY_METER ?= $(firstword $(wildcard ../shared/tools/copy_meter.py))
+copy-meter: $(ORACLE_STAMP)
+	@test -n "$(COPY_METER)" || { echo "copy-meter: no ../shared/tools/copy_meter.py here (make copy-meter COPY_METER=/path/to/copy_meter.py)"; exit 1; }
+	python3 $(COPY_METER) $(ORACLE)/lib/python3.7/site-packages .
 
 coverage: $(STAMP)
 	TF_CPP_MIN_LOG_LEVEL=3 $(PY) -m tf1clip.tools.api_coverage --write docs/api-coverage.md

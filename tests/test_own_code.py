@@ -1,0 +1,84 @@
+"""Our own code (DESIGN.md; issue #34): no file in tf1clip/ is more than 30% verbatim TF 1.15 source.
+
+The measure is the project's copy meter (../shared/tools/copy_meter.py beside the checkout, or $COPY_METER; `make
+copy-meter` runs the same): a line counts as copied when it lies in a run of 5 consecutive code lines found in the
+same order in TF 1.15's own Python source, read from the oracle venv. `STILL_OVER` lists the files not yet rewritten
+with the share they had when listed: each may only go down, leaves the list once it is at or under the limit, and
+no other file may cross the limit.
+"""
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LIMIT = 30.0
+METER = os.environ.get("COPY_METER") or os.path.join(os.path.dirname(ROOT), "shared", "tools", "copy_meter.py")
+TF115_SITE = os.path.join(ROOT, ".venv-tf115", "lib", "python3.7", "site-packages")
+
+# path -> its share (percent) when it was listed. Empty once every file is our own code.
+STILL_OVER = {
+    "tf1clip/contrib/quantize/quantize_graph.py": 94.3,
+    "tf1clip/contrib/timeseries/saved_model_utils.py": 92.1,
+    "tf1clip/contrib/quantize/quantize.py": 88.9,
+    "tf1clip/contrib/timeseries/estimators.py": 88.1,
+    "tf1clip/contrib/tensor_forest/tensor_forest.py": 85.7,
+    "tf1clip/contrib/quantize/fold_batch_norms.py": 85.3,
+    "tf1clip/contrib/timeseries/state_space_models/structural_ensemble.py": 84.2,
+    "tf1clip/contrib/timeseries/state_space_models/state_space_model.py": 84.1,
+    "tf1clip/contrib/timeseries/input_pipeline.py": 81.4,
+    "tf1clip/contrib/timeseries/model.py": 80.0,
+    "tf1clip/contrib/timeseries/state_space_models/filtering_postprocessor.py": 79.7,
+    "tf1clip/contrib/tensor_forest/random_forest.py": 78.3,
+    "tf1clip/contrib/quantize/graph_matcher.py": 75.7,
+    "tf1clip/contrib/timeseries/ar_model.py": 72.6,
+    "tf1clip/contrib/timeseries/state_space_models/kalman_filter.py": 71.6,
+    "tf1clip/contrib/timeseries/state_management.py": 68.8,
+    "tf1clip/contrib/tensor_forest/eval_metrics.py": 64.2,
+    "tf1clip/contrib/timeseries/state_space_models/periodic.py": 61.3,
+    "tf1clip/contrib/timeseries/state_space_models/varma.py": 59.9,
+    "tf1clip/contrib/tensor_forest/data_ops.py": 56.3,
+    "tf1clip/contrib/tensor_forest/stats_ops.py": 54.9,
+    "tf1clip/contrib/timeseries/state_space_models/level_trend.py": 54.7,
+    "tf1clip/contrib/tensor_forest/model_ops.py": 54.6,
+    "tf1clip/contrib/learn/preprocessing/categorical_vocabulary.py": 48.0,
+    "tf1clip/contrib/timeseries/math_utils.py": 47.0,
+    "tf1clip/contrib/learn/io/data_feeder.py": 45.2,
+    "tf1clip/contrib/learn/monitors.py": 40.7,
+    "tf1clip/contrib/quantize/common.py": 35.5,
+}
+
+_LINE = re.compile(r"^\s*(\d+(?:\.\d+)?)%\s+(\d+)/(\d+)\s+(\S+)\s*$")
+
+
+@pytest.fixture(scope="module")
+def shares():
+  if not os.path.isfile(METER):
+    pytest.skip("the copy meter is not beside this checkout (%s; set COPY_METER to run it)" % METER)
+  if not os.path.isdir(os.path.join(TF115_SITE, "tensorflow_core")):
+    pytest.skip("no TF 1.15 oracle venv (.venv-tf115: `make oracle`), whose source the meter compares with")
+  done = subprocess.run([sys.executable, METER, TF115_SITE, ROOT], capture_output=True, text=True, timeout=600)
+  found = {}
+  for line in done.stdout.splitlines():
+    match = _LINE.match(line)
+    if match:
+      found[match.group(4)] = float(match.group(1))
+  assert found, "the copy meter printed no per-file line:\n" + done.stdout[-2000:] + done.stderr[-2000:]
+  return found
+
+
+def test_no_other_file_is_over_the_limit(shares):
+  over = {path: share for path, share in shares.items()
+          if path.startswith("tf1clip/") and share > LIMIT and path not in STILL_OVER}
+  assert not over, "files over %d%% verbatim TF 1.15 source (rewrite them as our own code): %s" % (LIMIT, over)
+
+
+def test_listed_files_only_go_down_and_leave_the_list_when_done(shares):
+  grown = {path: (listed, shares[path]) for path, listed in STILL_OVER.items()
+           if path in shares and shares[path] > listed + 0.05}
+  assert not grown, "listed files copied more than when listed (listed, now): %s" % grown
+  done = sorted(path for path in STILL_OVER if shares.get(path, 0.0) <= LIMIT)
+  assert not done, "at or under the limit now (or gone): remove from STILL_OVER: %s" % done
