@@ -3,8 +3,8 @@
 Place in the data flow (DESIGN.md): clipping <- transforms <- optimizer <- **contrib** <- compat <- cli.
 The TF1 facade serves this package as `tf.contrib` and the runner as `tensorflow.contrib`.
 
-Provided (behaving as in TF 1.15; see `PROVIDED` for every name and where it comes from; names
-that still exist elsewhere are served as those objects, through `catalog.SERVED`):
+Provided (behaving as in TF 1.15; catalog.tsv lists every name and where its object comes from; names
+that still exist elsewhere are served as those objects, imported by the package that serves them):
   estimator       clip_gradients_by_norm (tf1clip.optimizer), forward_features, and add_metrics,
                   the early-stopping hooks, ... from tensorflow-estimator 2.15 (shims.tensorflow_estimator)
   tpu             TPUEstimator, TPUEstimatorSpec, RunConfig, TPUConfig, InputPipelineConfig
@@ -73,16 +73,13 @@ Submodules are imported on first access, so `import tf1clip.contrib` does not lo
 
 import importlib
 
-from tf1clip.contrib.catalog import PROVIDED
 from tf1clip.contrib.catalog import PROVIDED_SUBMODULES
-from tf1clip.contrib.catalog import UNSUPPORTED
 from tf1clip.contrib.catalog import ContribNotProvidedError
 from tf1clip.contrib.catalog import explain
 from tf1clip.contrib.catalog import is_provided
 from tf1clip.contrib.catalog import unsupported_module
 
-__all__ = sorted(PROVIDED_SUBMODULES) + [
-    "PROVIDED", "UNSUPPORTED", "ContribNotProvidedError", "explain", "is_provided"]
+__all__ = sorted(PROVIDED_SUBMODULES) + ["ContribNotProvidedError", "explain", "is_provided"]
 
 
 def __getattr__(name):  # pylint: disable=invalid-name

@@ -21,6 +21,13 @@ import tensorflow as tf
 
 from tf1clip.contrib import catalog as _catalog
 
+# Served as the very objects of the libraries TF 1.15's names moved to (their origin is in catalog.tsv):
+from tensorflow.autograph.experimental import do_not_convert
+from tensorflow.python.autograph.core.converter import ConversionOptions, Feature
+from tensorflow.python.autograph.impl.api import AutoGraphError, convert, StackTraceMapper
+from tensorflow.python.autograph.lang.directives import set_element_type
+from tensorflow.python.autograph.lang.special_functions import stack
+
 _UNSPECIFIED = object()
 
 
@@ -55,4 +62,7 @@ def set_loop_options(parallel_iterations=_UNSPECIFIED, back_prop=_UNSPECIFIED, s
   del parallel_iterations, back_prop, swap_memory, maximum_iterations
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.autograph", lazy=_catalog.served("tf.contrib.autograph"))
+# The declaration (catalog.tsv): what replaced the module in TF 2.
+SUCCESSOR = 'tf.autograph (tf.function converts Python control flow)'
+
+__getattr__ = _catalog.module_getattr(__name__)

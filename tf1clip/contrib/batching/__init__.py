@@ -10,6 +10,7 @@ a single output), TF 2.21's packs them into the function's own structure. This d
 import functools
 
 import tensorflow as tf
+from tf1clip.contrib import catalog as _catalog
 
 
 def batch_function(num_batch_threads, max_batch_size, batch_timeout_micros,
@@ -28,3 +29,9 @@ def batch_function(num_batch_threads, max_batch_size, batch_timeout_micros,
       return tf.nest.flatten(batched(*args))
     return decorated
   return decorator
+
+
+# The declaration (catalog.tsv): what replaced the module in TF 2.
+SUCCESSOR = "TensorFlow Serving's batching"
+
+__getattr__ = _catalog.module_getattr(__name__)

@@ -8,4 +8,4 @@ in tf1clip/contrib/bayesflow/python/ops/monte_carlo_impl.py.
 from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.bayesflow.python.ops import monte_carlo  # noqa: F401
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.bayesflow", lazy=_catalog.served("tf.contrib.bayesflow"))
+__getattr__ = _catalog.module_getattr(__name__)

@@ -11,9 +11,21 @@ helpers, tf1clip's code module for module TF 1.15's `tensorflow/contrib/checkpoi
 """
 
 from tf1clip.contrib import catalog as _catalog
+
+# Served as the very objects of the libraries TF 1.15's names moved to (their origin is in catalog.tsv):
+from tensorflow.core.protobuf.trackable_object_graph_pb2 import TrackableObjectGraph as CheckpointableObjectGraph
+from tensorflow.python.checkpoint.checkpoint import capture_dependencies, list_objects, object_metadata
+from tensorflow.python.trackable.autotrackable import AutoTrackable as Checkpointable
+from tensorflow.python.trackable.base import Trackable as CheckpointableBase
+from tensorflow.python.trackable.data_structures import List, Mapping, NoDependency
+from tensorflow.python.trackable.python_state import PythonState as PythonStateWrapper
+from tensorflow.train import CheckpointManager
 from tf1clip.contrib.checkpoint.python.containers import UniqueNameTracker  # noqa: F401
 from tf1clip.contrib.checkpoint.python.python_state import NumpyState  # noqa: F401
 from tf1clip.contrib.checkpoint.python.split_dependency import split_dependency  # noqa: F401
 from tf1clip.contrib.checkpoint.python.visualize import dot_graph_from_checkpoint  # noqa: F401
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.checkpoint", lazy=_catalog.served("tf.contrib.checkpoint"))
+# The declaration (catalog.tsv): what replaced the module in TF 2.
+SUCCESSOR = 'tf.train.Checkpoint'
+
+__getattr__ = _catalog.module_getattr(__name__)

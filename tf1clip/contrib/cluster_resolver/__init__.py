@@ -49,7 +49,17 @@ def _make_tpu_cluster_resolver():
   return TPUClusterResolver
 
 
-_hook = _catalog.missing_attribute_hook("tf.contrib.cluster_resolver")
+# The declaration: served names whose parameters differ from TF 1.15's in a way a TF 1.15 call can notice.
+SIGNATURE_DIFFERENCES = {
+    "SlurmClusterResolver": (
+        "TensorFlow 2.21's class (TF 1.15 re-exported the same one): `jobs` became optional and the GPU "
+        "counts default to auto-detection (None) instead of 1"),
+}
+
+# The declaration (catalog.tsv): what replaced the module in TF 2.
+SUCCESSOR = 'tf.distribute.cluster_resolver'
+
+_hook = _catalog.module_getattr(__name__)
 
 
 def __getattr__(name):  # pylint: disable=invalid-name

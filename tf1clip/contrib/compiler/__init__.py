@@ -10,4 +10,7 @@ from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.compiler import jit
 from tf1clip.contrib.compiler import xla
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.compiler")
+# The declaration (catalog.tsv): what replaced the module in TF 2.
+SUCCESSOR = 'tf.function(jit_compile=True)'
+
+__getattr__ = _catalog.module_getattr(__name__)

@@ -136,5 +136,4 @@ def _checked(spec):
   return spec
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.compiler.xla",
-                                              lazy=_catalog.served("tf.contrib.compiler.xla"))
+__getattr__ = _catalog.module_getattr(__name__)

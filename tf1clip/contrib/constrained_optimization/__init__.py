@@ -19,11 +19,19 @@ update rules, projections and errors.
 """
 
 from tf1clip.contrib import catalog as _catalog
+
+# Served as the very objects of the libraries TF 1.15's names moved to (their origin is in catalog.tsv):
+from tf1clip.contrib.constrained_optimization.candidates import (
+    find_best_candidate_distribution, find_best_candidate_index)
+from tf1clip.contrib.constrained_optimization.constrained_minimization_problem import ConstrainedMinimizationProblem
+from tf1clip.contrib.constrained_optimization.constrained_optimizer import ConstrainedOptimizer
+from tf1clip.contrib.constrained_optimization.external_regret_optimizer import AdditiveExternalRegretOptimizer
+from tf1clip.contrib.constrained_optimization.swap_regret_optimizer import (
+    AdditiveSwapRegretOptimizer, MultiplicativeSwapRegretOptimizer)
 from tf1clip.contrib.constrained_optimization import candidates  # noqa: F401
 from tf1clip.contrib.constrained_optimization import constrained_minimization_problem  # noqa: F401
 from tf1clip.contrib.constrained_optimization import constrained_optimizer  # noqa: F401
 from tf1clip.contrib.constrained_optimization import external_regret_optimizer  # noqa: F401
 from tf1clip.contrib.constrained_optimization import swap_regret_optimizer  # noqa: F401
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.constrained_optimization",
-                                              lazy=_catalog.served("tf.contrib.constrained_optimization"))
+__getattr__ = _catalog.module_getattr(__name__)

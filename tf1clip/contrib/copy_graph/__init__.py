@@ -8,4 +8,4 @@ from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.copy_graph.python.util.copy_elements import (  # noqa: F401
     copy_op_to_graph, copy_variable_to_graph, get_copied_op)
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.copy_graph", lazy=_catalog.served("tf.contrib.copy_graph"))
+__getattr__ = _catalog.module_getattr(__name__)

@@ -361,4 +361,4 @@ def viterbi_decode(score, transition_params):
   return viterbi, np.max(trellis[-1])
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.crf")
+__getattr__ = _catalog.module_getattr(__name__)

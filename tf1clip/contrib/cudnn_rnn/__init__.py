@@ -36,4 +36,4 @@ from tf1clip.contrib.cudnn_rnn.params import CudnnParamsFormatConverterTanh
 from tf1clip.contrib.cudnn_rnn.params import CudnnRNNReluSaveable
 from tf1clip.contrib.cudnn_rnn.params import CudnnRNNTanhSaveable
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.cudnn_rnn")
+__getattr__ = _catalog.module_getattr(__name__)

@@ -280,7 +280,21 @@ class LMDBDataset(tf.data.Dataset):
     return (tf.TensorSpec([], tf.string), tf.TensorSpec([], tf.string))
 
 
-_hook = _catalog.missing_attribute_hook("tf.contrib.data")
+# The declaration: served names whose parameters differ from TF 1.15's in a way a TF 1.15 call can notice.
+SIGNATURE_DIFFERENCES = {
+    "make_batched_features_dataset": (
+        "TensorFlow 2.21's function: `reader=None` stands for TFRecordDataset, TF 1.15's default"),
+}
+
+# The declaration (catalog.tsv): what replaced the module in TF 2, and the TF 1.15 names not served.
+SUCCESSOR = 'tf.data (most functions moved to tf.data.Dataset methods or tf.data.experimental)'
+NOT_SERVED = {
+    "latency_stats": 'the tf.data service / TensorBoard profiler (stats ops were removed)',
+    "set_stats_aggregator": 'the tf.data service / TensorBoard profiler (stats ops were removed)',
+    "StatsAggregator": 'the TensorBoard profiler (stats ops were removed)',
+}
+
+_hook = _catalog.module_getattr(__name__)
 
 
 def __getattr__(name):  # pylint: disable=invalid-name

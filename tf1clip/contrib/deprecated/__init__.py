@@ -9,6 +9,7 @@ merge them. `tf.compat.v1.summary.*` is the successor (it names summaries after 
 """
 
 import tensorflow as tf
+from tf1clip.contrib import catalog as _catalog
 
 V1 = tf.compat.v1
 _RAW = tf.raw_ops
@@ -65,3 +66,9 @@ def merge_all_summaries(key=V1.GraphKeys.SUMMARIES):
   """merge_summary of the collection `key` (None when it is empty)."""
   summary_ops = V1.get_collection(key)
   return merge_summary(summary_ops) if summary_ops else None
+
+
+# The declaration (catalog.tsv): what replaced the module in TF 2.
+SUCCESSOR = 'tf.compat.v1.summary.scalar / histogram / image / audio / merge_all (the pre-1.0 summary names)'
+
+__getattr__ = _catalog.module_getattr(__name__)

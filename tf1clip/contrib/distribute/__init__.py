@@ -31,6 +31,21 @@ from tensorflow.python.distribute import mirrored_strategy as _core_mirrored
 from tensorflow.python.distribute.v1 import input_lib as _input_lib_v1
 
 from tf1clip.contrib import catalog as _catalog
+
+# Served as the very objects of the libraries TF 1.15's names moved to (their origin is in catalog.tsv):
+from tensorflow import distribute as _distribute
+from tensorflow.compat.v1.distribute import (
+    get_loss_reduction, get_replica_context, get_strategy, get_strategy as get_distribution_strategy, has_strategy,
+    has_strategy as has_distribution_strategy, in_cross_replica_context, OneDeviceStrategy, ReplicaContext, Strategy
+    as DistributionStrategy)
+from tensorflow.compat.v1.distribute.experimental import TPUStrategy
+from tensorflow.python.distribute.distribute_config import DistributeConfig
+from tensorflow.python.distribute.distribute_coordinator import run_standard_tensorflow_server
+from tensorflow.python.distribute.distribute_lib import get_cross_replica_context, require_replica_context
+from tensorflow.python.distribute.step_fn import StandardInputStep, StandardSingleLossStep, Step
+from tensorflow.tpu.experimental import initialize_tpu_system
+from tf1clip.python.distribute.cross_device_ops import MultiWorkerAllReduce
+CrossDeviceOps = _distribute.CrossDeviceOps
 from tf1clip.python.distribute.cross_device_ops import AllReduceCrossDeviceOps  # TF 1.15's core class
 
 
@@ -161,5 +176,7 @@ class Monitor(object):
         break
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.distribute",
-                                              lazy=_catalog.served("tf.contrib.distribute"))
+# The declaration (catalog.tsv): what replaced the module in TF 2.
+SUCCESSOR = "tf.distribute (tf1clip serves contrib.distribute's strategies and context functions on it)"
+
+__getattr__ = _catalog.module_getattr(__name__)

@@ -19,6 +19,30 @@ import tensorflow as tf
 import tensorflow_probability as tfp
 
 from tf1clip.contrib import catalog as _catalog
+
+# Served as the very objects of the libraries TF 1.15's names moved to (their origin is in catalog.tsv):
+from tensorflow_probability import bijectors as _bijectors
+AbsoluteValue = _bijectors.AbsoluteValue
+Bijector = _bijectors.Bijector
+Chain = _bijectors.Chain
+CholeskyOuterProduct = _bijectors.CholeskyOuterProduct
+Exp = _bijectors.Exp
+Identity = _bijectors.Identity
+Inline = _bijectors.Inline
+Invert = _bijectors.Invert
+MaskedAutoregressiveFlow = _bijectors.MaskedAutoregressiveFlow
+Permute = _bijectors.Permute
+PowerTransform = _bijectors.PowerTransform
+RealNVP = _bijectors.RealNVP
+Reshape = _bijectors.Reshape
+Sigmoid = _bijectors.Sigmoid
+Softplus = _bijectors.Softplus
+Softsign = _bijectors.Softsign
+Square = _bijectors.Square
+TransformDiagonal = _bijectors.TransformDiagonal
+masked_autoregressive_default_template = _bijectors.masked_autoregressive_default_template
+masked_dense = _bijectors.masked_dense
+real_nvp_default_template = _bijectors.real_nvp_default_template
 import tf1clip.contrib.distributions.distribution_util as distribution_util
 
 _B = tfp.bijectors
@@ -449,5 +473,9 @@ class BatchNormalization(_B.BatchNormalization):
     super().__init__(batchnorm_layer=batchnorm_layer, training=training, validate_args=validate_args, name=name)
 
 
-__getattr__ = _catalog.missing_attribute_hook(
-    "tf.contrib.distributions.bijectors", lazy=_catalog.served("tf.contrib.distributions.bijectors"))
+# The declaration (catalog.tsv): the TF 1.15 names not served, and what to use instead.
+NOT_SERVED = {
+    "Weibull": 'tfp.bijectors.WeibullCDF (renamed)',
+}
+
+__getattr__ = _catalog.module_getattr(__name__)

@@ -108,28 +108,31 @@ def export_all_saved_models(estimator, export_dir_base, input_receiver_fn_map, a
                                                         checkpoint_path=checkpoint_path)
 
 
-_hook = _catalog.missing_attribute_hook("tf.contrib.estimator", lazy={
-    **_catalog.served("tf.contrib.estimator"),  # the heads (tf1clip.contrib.estimator.python.estimator.head)
-    "clip_gradients_by_norm": "tf1clip.optimizer:clip_gradients_by_norm",
-    "add_metrics": _LIBRARY + "extenders:add_metrics",
-    "make_early_stopping_hook": _LIBRARY + "early_stopping:make_early_stopping_hook",
-    "stop_if_higher_hook": _LIBRARY + "early_stopping:stop_if_higher_hook",
-    "stop_if_lower_hook": _LIBRARY + "early_stopping:stop_if_lower_hook",
-    "stop_if_no_increase_hook": _LIBRARY + "early_stopping:stop_if_no_increase_hook",
-    "stop_if_no_decrease_hook": _LIBRARY + "early_stopping:stop_if_no_decrease_hook",
-    "read_eval_metrics": _LIBRARY + "early_stopping:read_eval_metrics",
-    "InMemoryEvaluatorHook": _LIBRARY + "hooks.hooks:InMemoryEvaluatorHook",
-    "make_stop_at_checkpoint_step_hook": _LIBRARY + "hooks.hooks:make_stop_at_checkpoint_step_hook",
-    "build_raw_supervised_input_receiver_fn":
-        _LIBRARY + "export.export:build_raw_supervised_input_receiver_fn",
-    "build_supervised_input_receiver_fn_from_input_fn":
-        _LIBRARY + "export.export:build_supervised_input_receiver_fn_from_input_fn",
-    "call_logit_fn": _LIBRARY + "model_fn:call_logit_fn",
-    "dnn_logit_fn_builder": _LIBRARY + "canned.dnn:dnn_logit_fn_builder",
-    "linear_logit_fn_builder": _LIBRARY + "canned.linear:linear_logit_fn_builder",
-    "SavedModelEstimator": _LIBRARY + "canned.saved_model_estimator:SavedModelEstimator",
-})
+# Served as the very objects of the libraries TF 1.15's names moved to (their origin is in catalog.tsv); imported
+# last, as the modules they come from import this package:
+from tensorflow_estimator.python.estimator.canned.dnn import dnn_logit_fn_builder
+from tensorflow_estimator.python.estimator.canned.linear import linear_logit_fn_builder
+from tensorflow_estimator.python.estimator.canned.saved_model_estimator import SavedModelEstimator
+from tensorflow_estimator.python.estimator.early_stopping import (
+    make_early_stopping_hook, read_eval_metrics, stop_if_higher_hook, stop_if_lower_hook, stop_if_no_decrease_hook,
+    stop_if_no_increase_hook)
+from tensorflow_estimator.python.estimator.export.export import (
+    build_raw_supervised_input_receiver_fn, build_supervised_input_receiver_fn_from_input_fn)
+from tensorflow_estimator.python.estimator.extenders import add_metrics
+from tensorflow_estimator.python.estimator.hooks.hooks import InMemoryEvaluatorHook, make_stop_at_checkpoint_step_hook
+from tensorflow_estimator.python.estimator.model_fn import call_logit_fn
+from tf1clip.contrib.estimator.python.estimator.dnn_with_layer_annotations import (
+    DNNClassifierWithLayerAnnotations, DNNRegressorWithLayerAnnotations)
+from tf1clip.contrib.estimator.python.estimator.head import (
+    binary_classification_head, logistic_regression_head, multi_class_head, multi_head, multi_label_head,
+    poisson_regression_head, regression_head)
+from tf1clip.contrib.estimator.python.estimator.replicate_model_fn import replicate_model_fn, TowerOptimizer
+from tf1clip.contrib.estimator.python.estimator.rnn import RNNClassifier, RNNEstimator
+from tf1clip.optimizer import clip_gradients_by_norm
+from tf1clip.python.estimator.canned.boosted_trees import (
+    boosted_trees_classifier_train_in_memory, boosted_trees_regressor_train_in_memory)
 
+# The declaration (catalog.tsv): what replaced the module in TF 2.
+SUCCESSOR = 'tensorflow-estimator 2.15 (tf.estimator); it no longer has this name'
 
-def __getattr__(name):  # pylint: disable=invalid-name
-  return _hook(name)
+__getattr__ = _catalog.module_getattr(__name__)

@@ -8,5 +8,14 @@ Place in the data flow (DESIGN.md): TensorFlow's clustering_ops <- **contrib.fac
 
 from tf1clip.contrib import catalog as _catalog
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.factorization",
-                                              lazy=_catalog.served("tf.contrib.factorization"))
+# Served as the very objects of the libraries TF 1.15's names moved to (their origin is in catalog.tsv):
+from tensorflow.python.ops.clustering_ops import (
+    COSINE_DISTANCE, KMeans, KMEANS_PLUS_PLUS_INIT, RANDOM_INIT, SQUARED_EUCLIDEAN_DISTANCE)
+from tf1clip.contrib.factorization.python.ops.gmm import GMM, gmm, GmmAlgorithm
+from tf1clip.contrib.factorization.python.ops.kmeans import KMeansClustering
+from tf1clip.contrib.factorization.python.ops.wals import WALSMatrixFactorization, WALSModel
+
+# The declaration (catalog.tsv): what replaced the module in TF 2.
+SUCCESSOR = 'no maintained replacement (tf.compat.v1 has none either)'
+
+__getattr__ = _catalog.module_getattr(__name__)

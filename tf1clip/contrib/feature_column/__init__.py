@@ -17,6 +17,12 @@ from tensorflow.python.feature_column import sequence_feature_column as _sfc
 
 from tf1clip.contrib import catalog as _catalog
 
+# Served as the very objects of the libraries TF 1.15's names moved to (their origin is in catalog.tsv):
+from tensorflow.feature_column import (
+    sequence_categorical_column_with_hash_bucket, sequence_categorical_column_with_identity,
+    sequence_categorical_column_with_vocabulary_file, sequence_categorical_column_with_vocabulary_list,
+    sequence_numeric_column)
+
 
 def sequence_input_layer(features, feature_columns, weight_collections=None, trainable=True):
   """(input [batch, max time, total size], sequence_length [batch]) of sequence dense columns."""
@@ -56,5 +62,8 @@ def sequence_input_layer(features, feature_columns, weight_collections=None, tra
     return tf.concat(output_tensors, -1), sequence_length
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.feature_column",
-                                              lazy=_catalog.served("tf.contrib.feature_column"))
+# The declaration (catalog.tsv): what replaced the module in TF 2.
+SUCCESSOR = ("tf.feature_column's sequence columns (tf1clip serves contrib.feature_column's six names), or Keras "
+             'preprocessing layers')
+
+__getattr__ = _catalog.module_getattr(__name__)

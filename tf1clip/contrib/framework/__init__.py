@@ -22,6 +22,35 @@ import tensorflow as tf
 
 from tf1clip.contrib import catalog as _catalog
 
+# Served as the very objects of the libraries TF 1.15's names moved to (their origin is in catalog.tsv):
+from tensorflow import argsort, sort, TensorSpec
+from tensorflow.compat.v1 import assert_scalar, convert_to_tensor_or_sparse_tensor, is_tensor
+from tensorflow.python.framework.ops import (
+    _get_graph_from_inputs as get_graph_from_inputs, get_name_scope, prepend_name_scope, strip_name_scope)
+from tensorflow.python.framework.smart_cond import smart_case, smart_cond, smart_constant_value
+from tensorflow.python.framework.tensor_spec import BoundedTensorSpec
+from tensorflow.python.ops.check_ops import assert_same_float_dtype
+from tensorflow.python.ops.data_flow_ops import RecordInput
+from tensorflow.python.ops.init_ops import (
+    ConvolutionDeltaOrthogonal as convolutional_delta_orthogonal, ConvolutionOrthogonal1D as
+    convolutional_orthogonal_1d, ConvolutionOrthogonal2D as convolutional_orthogonal_2d, ConvolutionOrthogonal3D as
+    convolutional_orthogonal_3d)
+from tensorflow.python.training.checkpoint_ops import (
+    _load_and_remap_matrix_initializer as load_and_remap_matrix_initializer, _load_embedding_initializer as
+    load_embedding_initializer)
+from tensorflow.python.util.deprecation import deprecated, deprecated_arg_values, deprecated_args
+from tf1clip.contrib.framework.python.framework.tensor_util import (
+    assert_scalar_int, fuse_op, get_placeholders, load_linear_multiclass_bias_initializer,
+    load_variable_slot_initializer, py_func, reduce_sum_n, remove_squeezable_dimensions, with_same_shape, with_shape,
+    zero_initializer)
+from tf1clip.python.util import nest
+from tf_slim import (
+    add_arg_scope, add_model_variable, arg_scope, arg_scope_func_key, arg_scoped_arguments, assert_global_step,
+    assert_or_get_global_step, assign_from_checkpoint, assign_from_checkpoint_fn, assign_from_values,
+    assign_from_values_fn, create_global_step, current_arg_scope, filter_variables, get_global_step,
+    get_local_variables, get_unique_variable, get_variable_full_name, get_variables_by_suffix, global_variable,
+    has_arg_scope, local_variable, VariableDeviceChooser)
+
 _GraphKeys = tf.compat.v1.GraphKeys
 
 get_or_create_global_step = tf.compat.v1.train.get_or_create_global_step
@@ -171,5 +200,7 @@ def get_variables_to_restore(include=None, exclude=None):
   return [v for v in candidates if v not in excluded]
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.framework",
-                                              lazy=_catalog.served("tf.contrib.framework"))
+# The declaration (catalog.tsv): what replaced the module in TF 2.
+SUCCESSOR = 'tf.compat.v1.train / tf.compat.v1 variable functions'
+
+__getattr__ = _catalog.module_getattr(__name__)

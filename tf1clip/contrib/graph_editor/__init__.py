@@ -104,4 +104,4 @@ ph = make_placeholder_from_dtype_and_shape
 sgv = make_view
 sgv_scope = make_view_from_scope
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.graph_editor")
+__getattr__ = _catalog.module_getattr(__name__)

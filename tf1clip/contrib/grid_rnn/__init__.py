@@ -324,4 +324,4 @@ class Grid2GRUCell(_StandardGrid):
                     output_is_tuple)
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.grid_rnn")
+__getattr__ = _catalog.module_getattr(__name__)

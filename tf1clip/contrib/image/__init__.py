@@ -27,6 +27,9 @@ import tensorflow as tf
 
 from tf1clip.contrib import catalog as _catalog
 
+# Served as the very objects of the libraries TF 1.15's names moved to (their origin is in catalog.tsv):
+from tf1clip.contrib.image.python.ops.single_image_random_dot_stereograms import single_image_random_dot_stereograms
+
 _IMAGE_DTYPES = frozenset([tf.uint8, tf.int32, tf.int64, tf.float16, tf.float32, tf.float64])
 _INTERPOLATIONS = ("NEAREST", "BILINEAR")
 
@@ -529,4 +532,7 @@ def sparse_image_warp(image, source_control_point_locations, dest_control_point_
     return dense_image_warp(image, dense_flows), dense_flows
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.image", lazy=_catalog.served("tf.contrib.image"))
+# The declaration (catalog.tsv): what replaced the module in TF 2.
+SUCCESSOR = "tf.image, or tensorflow-addons' tfa.image (archived)"
+
+__getattr__ = _catalog.module_getattr(__name__)

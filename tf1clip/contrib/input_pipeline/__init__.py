@@ -64,5 +64,4 @@ def obtain_next(string_list_tensor, counter):
     return tf.identity(tf.gather(strings, position), name=scope)
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.input_pipeline",
-                                              lazy=_catalog.served("tf.contrib.input_pipeline"))
+__getattr__ = _catalog.module_getattr(__name__)

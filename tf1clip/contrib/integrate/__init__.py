@@ -7,4 +7,4 @@ tf.compat.v1's graph-mode while loops and TensorArrays: the same steps, `full_ou
 from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.integrate.python.ops.odes import odeint, odeint_fixed  # noqa: F401
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.integrate", lazy=_catalog.served("tf.contrib.integrate"))
+__getattr__ = _catalog.module_getattr(__name__)

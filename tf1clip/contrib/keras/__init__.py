@@ -13,6 +13,11 @@ import types
 
 from tf1clip.contrib import catalog as _catalog
 
+# Served as the very objects of the libraries TF 1.15's names moved to (their origin is in catalog.tsv):
+from tf_keras.api._v1.keras import (
+    activations, applications, backend, callbacks, constraints, datasets, initializers, layers, losses, metrics,
+    models, optimizers, preprocessing, regularizers, utils)
+
 class _Api(types.ModuleType):
   """`tf.contrib.keras.api`: its one member, `keras`, is this module again (TF 1.15's was the same API)."""
 
@@ -34,4 +39,7 @@ class _Wrappers(types.ModuleType):
 
 wrappers = _Wrappers("tf.contrib.keras.wrappers")
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.keras", lazy=_catalog.served("tf.contrib.keras"))
+# The declaration (catalog.tsv): what replaced the module in TF 2.
+SUCCESSOR = 'tf_keras (Keras 2) or keras (Keras 3)'
+
+__getattr__ = _catalog.module_getattr(__name__)

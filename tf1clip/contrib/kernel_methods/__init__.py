@@ -26,5 +26,4 @@ from tf1clip.contrib.kernel_methods.python.losses import sparse_multiclass_hinge
 from tf1clip.contrib.kernel_methods.python.mappers.random_fourier_features import (  # noqa: F401
     RandomFourierFeatureMapper)
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.kernel_methods",
-                                              lazy=_catalog.served("tf.contrib.kernel_methods"))
+__getattr__ = _catalog.module_getattr(__name__)

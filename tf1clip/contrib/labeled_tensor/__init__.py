@@ -33,5 +33,4 @@ from tf1clip.contrib.labeled_tensor.python.ops.ops import (
     where, zeros_like)
 from tf1clip.contrib.labeled_tensor.python.ops.sugar import ReshapeCoder
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.labeled_tensor",
-                                              lazy=_catalog.served("tf.contrib.labeled_tensor"))
+__getattr__ = _catalog.module_getattr(__name__)

@@ -297,4 +297,4 @@ def _embedding_lookup_with_distributed_aggregation(params, ids, partition_strate
                                         tf.reduce_max(concat_segment_ids) + 1, name=name)
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.layers", lazy=_catalog.served("tf.contrib.layers"))
+__getattr__ = _catalog.module_getattr(__name__, delegate="tf1clip.contrib.layers")

@@ -385,5 +385,9 @@ def _scattered_embedding_column_class():
   return _ScatteredEmbeddingColumn
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.layers.feature_column",
-                                              lazy=_catalog.served("tf.contrib.layers.feature_column"))
+# The declaration (catalog.tsv): what replaced the module in TF 2.
+SUCCESSOR = ("tf.compat.v1.feature_column (tf1clip serves the first feature-column API's constructors and helpers "
+             'on it; its column classes are gone, and DataFrameColumn wrapped a contrib.learn dataframe Series, '
+             'which TF 1.15 no longer had: no TF 1.15 script could build one)')
+
+__getattr__ = _catalog.module_getattr(__name__)

@@ -459,4 +459,4 @@ def parse_feature_columns_from_sequence_examples(serialized, context_feature_col
                                              example_name, name)
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.layers", lazy=_catalog.served("tf.contrib.layers"))
+__getattr__ = _catalog.module_getattr(__name__, delegate="tf1clip.contrib.layers")

@@ -54,4 +54,4 @@ def sparse_feature_cross(inputs, hashed_output=False, num_buckets=0, name=None, 
   return tf.SparseTensor(indices_out, values_out, shape_out)
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.layers", lazy=_catalog.served("tf.contrib.layers"))
+__getattr__ = _catalog.module_getattr(__name__, delegate="tf1clip.contrib.layers")

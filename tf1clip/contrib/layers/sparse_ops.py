@@ -67,4 +67,4 @@ def sparse_row_envelope(sparse_input, row_axis=0, col_axis=1, name=None):
     return tf.where(row_envelope > zeros, row_envelope, zeros)
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.layers", lazy=_catalog.served("tf.contrib.layers"))
+__getattr__ = _catalog.module_getattr(__name__, delegate="tf1clip.contrib.layers")

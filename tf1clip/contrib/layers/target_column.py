@@ -311,4 +311,4 @@ class _MetricKeys(object):
   RECALL_MEAN = "recall/positive_threshold_%f_mean"
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.layers", lazy=_catalog.served("tf.contrib.layers"))
+__getattr__ = _catalog.module_getattr(__name__, delegate="tf1clip.contrib.layers")

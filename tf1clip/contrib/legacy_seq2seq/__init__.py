@@ -487,4 +487,4 @@ def model_with_buckets(encoder_inputs, decoder_inputs, targets, weights, buckets
   return outputs, losses
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.legacy_seq2seq")
+__getattr__ = _catalog.module_getattr(__name__)

@@ -22,5 +22,4 @@ from tf1clip.contrib.linear_optimizer.sdca_optimizer import SDCAOptimizer  # noq
 
 SparseFeatureColumn = sdca_ops._library_sdca_ops._SparseFeatureColumn  # pylint: disable=protected-access
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.linear_optimizer",
-                                              lazy=_catalog.served("tf.contrib.linear_optimizer"))
+__getattr__ = _catalog.module_getattr(__name__)

@@ -12,6 +12,13 @@ from tensorflow.python.ops import lookup_ops  # pylint: disable=g-direct-tensorf
 
 from tf1clip.contrib import catalog as _catalog
 
+# Served as the very objects of the libraries TF 1.15's names moved to (their origin is in catalog.tsv):
+from tensorflow.python.ops.lookup_ops import (
+    DenseHashTable as MutableDenseHashTable, FastHashSpec, HasherSpec, HashTable, IdTableWithHashBuckets,
+    index_table_from_file, index_to_string_table_from_file, InitializableLookupTableBase, KeyValueTensorInitializer,
+    LookupInterface, MutableHashTable, StrongHashSpec, TableInitializerBase, TextFileIdTableInitializer,
+    TextFileIndex, TextFileInitializer, TextFileStringTableInitializer)
+
 
 def _ops():
   return lookup_ops
@@ -57,4 +64,14 @@ def index_to_string(tensor, mapping, default_value="UNK", name=None):
     return table.lookup(tensor)
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.lookup", lazy=_catalog.served("tf.contrib.lookup"))
+# The declaration: served names whose parameters differ from TF 1.15's in a way a TF 1.15 call can notice.
+SIGNATURE_DIFFERENCES = {
+    "HashTable": (
+        "TensorFlow 2.21's lookup_ops.HashTable (TF 1.15's own class): `shared_name` is gone (tables are "
+        "no longer shared between sessions by name); pass `name=` by keyword"),
+}
+
+# The declaration (catalog.tsv): what replaced the module in TF 2.
+SUCCESSOR = 'tf.lookup'
+
+__getattr__ = _catalog.module_getattr(__name__)

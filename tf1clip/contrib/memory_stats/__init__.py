@@ -52,4 +52,11 @@ def MaxBytesInUse():  # pylint: disable=invalid-name
   return _memory_stat("MaxBytesInUse", "peak")
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.memory_stats", lazy=_catalog.served("tf.contrib.memory_stats"))
+# The declaration (catalog.tsv): what replaced the module in TF 2, and the TF 1.15 names not served.
+SUCCESSOR = "tf.config.experimental.get_memory_info('GPU:0') (peak and current bytes in use)"
+NOT_SERVED = {
+    "BytesLimit": ("no successor: TensorFlow 2.21 does not expose a GPU allocator's limit "
+                     "(tf.config.experimental.get_memory_info('GPU:0') gives the current and peak bytes)"),
+}
+
+__getattr__ = _catalog.module_getattr(__name__)

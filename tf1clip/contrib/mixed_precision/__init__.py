@@ -148,4 +148,7 @@ def _scaled(grad, factor):
   return grad * tf.cast(factor, grad.dtype.base_dtype)
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.mixed_precision")
+# The declaration (catalog.tsv): what replaced the module in TF 2.
+SUCCESSOR = 'tf.compat.v1.train.experimental.MixedPrecisionLossScaleOptimizer, or tf.keras.mixed_precision'
+
+__getattr__ = _catalog.module_getattr(__name__)

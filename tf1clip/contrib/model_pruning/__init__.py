@@ -36,5 +36,4 @@ from tf1clip.contrib.model_pruning.python.layers.rnn_cells import MaskedLSTMCell
 from tf1clip.contrib.model_pruning.python.strip_pruning_vars_lib import graph_def_from_checkpoint  # noqa: F401
 from tf1clip.contrib.model_pruning.python.strip_pruning_vars_lib import strip_pruning_vars_fn  # noqa: F401
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.model_pruning",
-                                              lazy=_catalog.served("tf.contrib.model_pruning"))
+__getattr__ = _catalog.module_getattr(__name__)

@@ -24,6 +24,9 @@ import tensorflow as tf
 
 from tf1clip.contrib import catalog as _catalog
 
+# Served as the very objects of the libraries TF 1.15's names moved to (their origin is in catalog.tsv):
+from tensorflow.nn import conv1d_transpose
+
 _SELU_ALPHA_PRIME = -1.7580993408473766
 
 
@@ -179,4 +182,7 @@ def rank_sampled_softmax_loss(weights, biases, labels, inputs, num_sampled, num_
         name=name)
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.nn", lazy=_catalog.served("tf.contrib.nn"))
+# The declaration (catalog.tsv): what replaced the module in TF 2.
+SUCCESSOR = 'tf.nn'
+
+__getattr__ = _catalog.module_getattr(__name__)

@@ -43,4 +43,7 @@ from tf1clip.contrib.opt.weight_decay import DecoupledWeightDecayExtension
 from tf1clip.contrib.opt.weight_decay import MomentumWOptimizer
 from tf1clip.contrib.opt.weight_decay import extend_with_decoupled_weight_decay
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.opt")
+# The declaration (catalog.tsv): what replaced the module in TF 2.
+SUCCESSOR = 'tf.compat.v1.train optimizers, or Keras optimizers'
+
+__getattr__ = _catalog.module_getattr(__name__)

@@ -15,6 +15,11 @@ import tensorflow as tf
 
 from tf1clip.contrib import catalog as _catalog
 
+# Served as the very objects of the libraries TF 1.15's names moved to (their origin is in catalog.tsv):
+from tensorflow.compat.v1.train import (
+    AdadeltaOptimizer, AdagradOptimizer, AdamOptimizer, GradientDescentOptimizer, MomentumOptimizer)
+from tf1clip.contrib.optimizer_v2.optimizer_v2 import OptimizerV2
+
 
 class RMSPropOptimizer(tf.compat.v1.train.RMSPropOptimizer):
   """TF 1.15's contrib.optimizer_v2 RMSProp: the `rms` slot starts at epsilon, the update adds no epsilon."""
@@ -39,5 +44,8 @@ class RMSPropOptimizer(tf.compat.v1.train.RMSPropOptimizer):
     super()._prepare()
     self._epsilon_tensor = tf.convert_to_tensor(0.0, name="epsilon")  # epsilon lives in the slot now
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.optimizer_v2",
-                                              lazy=_catalog.served("tf.contrib.optimizer_v2"))
+# The declaration (catalog.tsv): what replaced the module in TF 2.
+SUCCESSOR = ("tf.compat.v1.train optimizers (tf1clip serves contrib.optimizer_v2's six and the OptimizerV2 base), "
+             'or tf.keras.optimizers')
+
+__getattr__ = _catalog.module_getattr(__name__)

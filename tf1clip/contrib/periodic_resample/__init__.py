@@ -187,5 +187,4 @@ def periodic_resample(values, shape, name=None):
     return tf.identity(output, name=scope)
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.periodic_resample",
-                                              lazy=_catalog.served("tf.contrib.periodic_resample"))
+__getattr__ = _catalog.module_getattr(__name__)

@@ -171,4 +171,7 @@ def from_contrib_estimator(estimator, prediction_input_fn, input_alternative_key
                                    output_alternative_key=output_alternative_key, graph=graph, config=config)
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.predictor")
+# The declaration (catalog.tsv): what replaced the module in TF 2.
+SUCCESSOR = 'tf.saved_model.load (tf1clip serves from_saved_model, from_estimator and from_contrib_estimator)'
+
+__getattr__ = _catalog.module_getattr(__name__)

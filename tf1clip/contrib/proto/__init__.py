@@ -7,4 +7,10 @@ ContribNotProvidedError with a replacement.
 
 from tf1clip.contrib import catalog as _catalog
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.proto", lazy=_catalog.served("tf.contrib.proto"))
+# Served as the very objects of the libraries TF 1.15's names moved to (their origin is in catalog.tsv):
+from tensorflow.io import decode_proto, encode_proto
+
+# The declaration (catalog.tsv): what replaced the module in TF 2.
+SUCCESSOR = 'tf.io.decode_proto / tf.io.encode_proto'
+
+__getattr__ = _catalog.module_getattr(__name__)

@@ -15,6 +15,11 @@ import tensorflow as tf
 
 from tf1clip.contrib import catalog as _catalog
 
+# Served as the very objects of the libraries TF 1.15's names moved to (their origin is in catalog.tsv):
+from tensorflow.python.util.deprecation import deprecated_endpoints
+from tensorflow.python.util.tf_export import tf_export
+from tf1clip.contrib import quantization as quantized_array_ops
+
 
 def quantize_v2(input, min_range, max_range, T, mode="MIN_COMBINED",  # pylint: disable=redefined-builtin,invalid-name
                 round_mode="HALF_AWAY_FROM_ZERO", name=None):
@@ -34,5 +39,4 @@ def quantized_concat(concat_dim, values, input_mins, input_maxes, name=None):
                                     input_maxes=input_maxes, name=name)
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.quantization",
-                                              lazy=_catalog.served("tf.contrib.quantization"))
+__getattr__ = _catalog.module_getattr(__name__)

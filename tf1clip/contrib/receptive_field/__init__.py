@@ -14,5 +14,4 @@ from tf1clip.contrib.receptive_field.python.util.graph_compute_order import get_
 from tf1clip.contrib.receptive_field.python.util.receptive_field import (  # noqa: F401
     compute_receptive_field_from_graph_def)
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.receptive_field",
-                                              lazy=_catalog.served("tf.contrib.receptive_field"))
+__getattr__ = _catalog.module_getattr(__name__)

@@ -235,4 +235,4 @@ def bidirectional_functional_rnn(cell_fw, cell_bw, inputs, initial_state_fw=None
   return (output_fw, output_bw), (state_fw, state_bw)
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.recurrent", lazy=_catalog.served("tf.contrib.recurrent"))
+__getattr__ = _catalog.module_getattr(__name__)

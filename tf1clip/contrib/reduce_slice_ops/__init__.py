@@ -88,4 +88,4 @@ def reduce_slice_min(data, indices, axis, name=None):
 # TF 1.15's internal path, bound as this package's `python` attribute (after the functions it re-exports exist)
 from tf1clip.contrib.reduce_slice_ops.python.ops import reduce_slice_ops as _internal_path  # pylint: disable=g-import-not-at-top,wrong-import-position
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.reduce_slice_ops")
+__getattr__ = _catalog.module_getattr(__name__)

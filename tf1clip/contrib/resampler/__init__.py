@@ -167,4 +167,4 @@ def resampler(data, warp, name="resampler"):
     return tf.identity(output, name="Resampler")
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.resampler", lazy=_catalog.served("tf.contrib.resampler"))
+__getattr__ = _catalog.module_getattr(__name__)

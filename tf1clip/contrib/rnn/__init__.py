@@ -70,4 +70,7 @@ static_rnn = tf.compat.v1.nn.static_rnn
 static_bidirectional_rnn = tf.compat.v1.nn.static_bidirectional_rnn
 static_state_saving_rnn = tf.compat.v1.nn.static_state_saving_rnn
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.rnn")
+# The declaration (catalog.tsv): what replaced the module in TF 2.
+SUCCESSOR = 'tf.compat.v1.nn.rnn_cell'
+
+__getattr__ = _catalog.module_getattr(__name__)

@@ -376,5 +376,4 @@ def _create_signature_def_map(model, mode):
   return signatures
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.saved_model",
-                                              lazy=_catalog.served("tf.contrib.saved_model"))
+__getattr__ = _catalog.module_getattr(__name__)

@@ -57,4 +57,22 @@ from tf1clip.contrib.seq2seq.sampling import ScheduledEmbeddingTrainingHelper
 from tf1clip.contrib.seq2seq.sampling import ScheduledOutputTrainingHelper
 from tf1clip.contrib.seq2seq.sampling import TrainingHelper
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.seq2seq")
+# The declaration (catalog.tsv): the TF 1.15 names not served, and what to use instead.
+NOT_SERVED = {
+    "BaseDecoder": ("the TF1 graph-mode class tf.contrib.seq2seq.Decoder (provided; TF 1.15's Keras-layer V2 "
+                      'variants are not ported)'),
+    "BasicDecoderV2": ("the TF1 graph-mode class tf.contrib.seq2seq.BasicDecoder (provided; TF 1.15's "
+                         'Keras-layer V2 variants are not ported)'),
+    "BeamSearchDecoderV2": ("the TF1 graph-mode class tf.contrib.seq2seq.BeamSearchDecoder (provided; TF 1.15's "
+                              'Keras-layer V2 variants are not ported)'),
+    "BahdanauAttentionV2": ("the TF1 graph-mode class tf.contrib.seq2seq.BahdanauAttention (provided; TF 1.15's "
+                              'Keras-layer V2 variants are not ported)'),
+    "LuongAttentionV2": ("the TF1 graph-mode class tf.contrib.seq2seq.LuongAttention (provided; TF 1.15's "
+                           'Keras-layer V2 variants are not ported)'),
+    "BahdanauMonotonicAttentionV2": ('the TF1 graph-mode class tf.contrib.seq2seq.BahdanauMonotonicAttention '
+                                       "(provided; TF 1.15's Keras-layer V2 variants are not ported)"),
+    "LuongMonotonicAttentionV2": ('the TF1 graph-mode class tf.contrib.seq2seq.LuongMonotonicAttention '
+                                    "(provided; TF 1.15's Keras-layer V2 variants are not ported)"),
+}
+
+__getattr__ = _catalog.module_getattr(__name__)

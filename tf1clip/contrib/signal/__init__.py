@@ -5,5 +5,12 @@ Place in the data flow (DESIGN.md): **contrib.signal** <- compat <- cli. The tab
 
 from tf1clip.contrib import catalog as _catalog
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.signal",
-                                              lazy=_catalog.served("tf.contrib.signal"))
+# Served as the very objects of the libraries TF 1.15's names moved to (their origin is in catalog.tsv):
+from tensorflow.signal import (
+    frame, hamming_window, hann_window, inverse_stft, inverse_stft_window_fn, linear_to_mel_weight_matrix,
+    mfccs_from_log_mel_spectrograms, overlap_and_add, stft)
+
+# The declaration (catalog.tsv): what replaced the module in TF 2.
+SUCCESSOR = 'tf.signal'
+
+__getattr__ = _catalog.module_getattr(__name__)

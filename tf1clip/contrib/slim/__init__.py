@@ -46,6 +46,10 @@ from tf1clip.contrib import catalog as _catalog  # installs the hook that shims 
 import tf_slim  # pylint: disable=g-import-not-at-top,wrong-import-position
 from tf_slim import *  # pylint: disable=wildcard-import,unused-wildcard-import,wrong-import-position,g-import-not-at-top
 
+# The declaration: tf.contrib.slim is the tf_slim package served whole (every name tf-slim has is served, below
+# every module of it); catalog.tsv lists its TF 1.15 names once.
+WHOLE = "tf_slim"
+
 # TF 1.15's slim.metrics *was* tf.contrib.metrics (tf-slim's metrics plus confusion_matrix and the set ops).
 from tf1clip.contrib import metrics  # pylint: disable=g-import-not-at-top,wrong-import-position
 

@@ -13,4 +13,4 @@ from tf1clip.contrib.solvers.python.ops import least_squares  # noqa: F401
 from tf1clip.contrib.solvers.python.ops import linear_equations  # noqa: F401
 from tf1clip.contrib.solvers.python.ops import util  # noqa: F401
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.solvers", lazy=_catalog.served("tf.contrib.solvers"))
+__getattr__ = _catalog.module_getattr(__name__)

@@ -12,6 +12,7 @@ References:
 """
 
 import tensorflow as tf
+from tf1clip.contrib import catalog as _catalog
 
 
 def sparsemax(logits, name=None):
@@ -49,3 +50,9 @@ def sparsemax_loss(logits, sparsemax, labels, name=None):  # pylint: disable=red
     q_part_safe = tf.where(tf.logical_and(tf.equal(labels, 0), tf.math.is_inf(z)),
                            tf.zeros_like(z), q_part)
     return tf.reduce_sum(sum_s + q_part_safe, axis=1)
+
+
+# The declaration (catalog.tsv): what replaced the module in TF 2.
+SUCCESSOR = "tensorflow-addons' tfa.activations.sparsemax (archived)"
+
+__getattr__ = _catalog.module_getattr(__name__)

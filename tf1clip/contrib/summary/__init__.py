@@ -29,6 +29,13 @@ from tensorflow.python.ops import summary_ops_v2  # pylint: disable=g-direct-ten
 
 from tf1clip.contrib import catalog as _catalog
 
+# Served as the very objects of the libraries TF 1.15's names moved to (their origin is in catalog.tsv):
+from tensorflow.python.ops.summary_ops_v2 import (
+    all_v2_summary_ops as all_summary_ops, always_record_summaries, audio, create_file_writer,
+    create_summary_file_writer, eval_dir, flush, generic, graph_v1 as graph, histogram, image, import_event,
+    initialize, never_record_summaries, record_summaries_every_n_global_steps, scalar, should_record_summaries,
+    summary_writer_initializer_op, SummaryWriter)
+
 _NAME_PATTERNS = {
     "experiment_name": re.compile(r"^[^\x00-\x1F<>]{0,256}$"),
     "run_name": re.compile(r"^[^\x00-\x1F<>]{0,512}$"),
@@ -55,5 +62,7 @@ def create_db_writer(db_uri, experiment_name=None, run_name=None, user_name=None
       init_op_fn=lambda resource: tf.raw_ops.CreateSummaryDbWriter(writer=resource, db_uri=db_uri, **names))
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.summary",
-                                              lazy=_catalog.served("tf.contrib.summary"))
+# The declaration (catalog.tsv): what replaced the module in TF 2.
+SUCCESSOR = 'tf.summary (TF2) or tf.compat.v1.summary'
+
+__getattr__ = _catalog.module_getattr(__name__)

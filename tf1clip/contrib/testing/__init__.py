@@ -11,4 +11,4 @@ from tf1clip.contrib.testing.python.framework.util_test import (  # noqa: F401
     assert_summary, latest_event_file, latest_events, latest_summaries, simple_values_from_events,
     to_summary_proto)
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.testing", lazy=_catalog.served("tf.contrib.testing"))
+__getattr__ = _catalog.module_getattr(__name__)

@@ -13,4 +13,4 @@ from tf1clip.contrib.tfprof import model_analyzer  # noqa: F401
 from tf1clip.contrib.tfprof import tfprof_logger  # noqa: F401
 from tf1clip.contrib.tfprof.model_analyzer import ProfileContext  # noqa: F401
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.tfprof", lazy=_catalog.served("tf.contrib.tfprof"))
+__getattr__ = _catalog.module_getattr(__name__)

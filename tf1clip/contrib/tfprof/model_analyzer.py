@@ -364,5 +364,4 @@ class ProfileContext(object):
     base._profiler_init_internal = None  # pylint: disable=protected-access
     base.profile_context = None
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.tfprof.model_analyzer",
-                                              lazy=_catalog.served("tf.contrib.tfprof.model_analyzer"))
+__getattr__ = _catalog.module_getattr(__name__)

@@ -19,5 +19,4 @@ def write_op_log(graph, log_dir, op_log=None, run_meta=None, add_trace=True):
   """Writes `graph`'s OpLogProto (merged with `op_log`) to `log_dir`/tfprof_log (TF 1.15's contrib wrapper)."""
   tf.compat.v1.profiler.write_op_log(graph, log_dir, op_log, run_meta, add_trace)
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.tfprof.tfprof_logger",
-                                              lazy=_catalog.served("tf.contrib.tfprof.tfprof_logger"))
+__getattr__ = _catalog.module_getattr(__name__)

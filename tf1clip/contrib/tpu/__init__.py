@@ -29,7 +29,27 @@ FROM_TF = ("CrossShardOptimizer", "rewrite", "shard", "replicate", "batch_parall
            "bfloat16_scope", "outside_compilation", "initialize_system", "shutdown_system",
            "cross_replica_sum", "core")
 
-_hook = _catalog.missing_attribute_hook("tf.contrib.tpu", lazy=_catalog.served("tf.contrib.tpu"))
+# Served as the very objects of the libraries TF 1.15's names moved to (their origin is in catalog.tsv); imported
+# last, as the modules they come from import this package:
+from tensorflow.python.tpu.ops.tpu_ops import (
+    infeed_dequeue, infeed_dequeue_tuple, infeed_enqueue, infeed_enqueue_tuple, outfeed_dequeue,
+    outfeed_dequeue_tuple, outfeed_enqueue, outfeed_enqueue_tuple)
+from tensorflow.python.tpu.tpu_feed import InfeedQueue
+from tensorflow.python.tpu.training_loop import repeat, while_loop
+from tensorflow_estimator.python.estimator.tpu.tpu_estimator import export_estimator_savedmodel
+from tf1clip.contrib.tpu.python.tpu.async_checkpoint import AsyncCheckpointSaverHook
+from tf1clip.contrib.tpu.python.tpu.topology import device_assignment, DeviceAssignment, Topology
+
+# The declaration (catalog.tsv): what replaced the module in TF 2, and the TF 1.15 names not served.
+SUCCESSOR = ('tf.distribute.TPUStrategy (tf1clip provides TPUEstimator and its configuration, and the ops still in'
+             ' tf.compat.v1.tpu)')
+NOT_SERVED = {
+    "keras_to_tpu_model": 'tf.distribute.TPUStrategy with Keras',
+    "TPUDistributionStrategy": 'tf.distribute.TPUStrategy',
+    "profiler": 'the TensorBoard profiler plugin (tf.profiler.experimental)',
+}
+
+_hook = _catalog.module_getattr(__name__)
 
 
 def __getattr__(name):  # pylint: disable=invalid-name

@@ -20,6 +20,27 @@ import re
 
 from tf1clip.contrib import catalog as _catalog
 
+# Served as the very objects of the libraries TF 1.15's names moved to (their origin is in catalog.tsv):
+from tensorflow_estimator.python.estimator.inputs.queues.feeding_queue_runner import (
+    _FeedingQueueRunner as FeedingQueueRunner)
+from tf1clip.contrib.training.python.training.bucket_ops import bucket, bucket_by_sequence_length
+from tf1clip.contrib.training.python.training.device_setter import (
+    byte_size_load_fn, GreedyLoadBalancingStrategy, RandomStrategy)
+from tf1clip.contrib.training.python.training.resample import resample_at_rate, weighted_resample
+from tf1clip.contrib.training.python.training.sampling_ops import rejection_sample, stratified_sample
+from tf1clip.contrib.training.python.training.sequence_queueing_state_saver import (
+    batch_sequences_with_states, NextQueuedSequenceBatch, SequenceQueueingStateSaver)
+from tf_slim import training as _training
+from tf_slim.training.evaluation import (
+    checkpoints_iterator, evaluate_once, evaluate_repeatedly, get_or_create_eval_step, StopAfterNEvalsHook,
+    SummaryAtEndHook, wait_for_new_checkpoint)
+add_gradients_summaries = _training.add_gradients_summaries
+clip_gradient_norms = _training.clip_gradient_norms
+clip_gradient_norms_fn = _training.clip_gradient_norms_fn
+create_train_op = _training.create_train_op
+multiply_gradients = _training.multiply_gradients
+train = _training.train
+
 PARAM_RE = re.compile(r"""
   (?P<name>[a-zA-Z][\w\.]*)      # variable name: "var" or "x"
   (\[\s*(?P<index>\d+)\s*\])?    # (optional) index: "1" or None
@@ -262,5 +283,4 @@ class HParams:
     return "%s(%s)" % (type(self).__name__, str(self))
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.training",
-                                              lazy=_catalog.served("tf.contrib.training"))
+__getattr__ = _catalog.module_getattr(__name__)

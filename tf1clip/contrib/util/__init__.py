@@ -6,7 +6,11 @@ Mirrors TF 1.15's `tensorflow/contrib/util/__init__.py`. `constant_value` is
 """
 
 from tf1clip.contrib import catalog as _catalog
+
+# Served as the very objects of the libraries TF 1.15's names moved to (their origin is in catalog.tsv):
+from tensorflow import get_static_value as constant_value, make_ndarray
+from tensorflow.compat.v1 import make_tensor_proto
+from tensorflow.python.framework.meta_graph import ops_used_by_graph_def, stripped_op_list_for_graph
 from tf1clip.contrib.util import loader  # noqa: F401  (tf.contrib.util.loader)
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.util",
-                                              lazy=_catalog.served("tf.contrib.util"))
+__getattr__ = _catalog.module_getattr(__name__)

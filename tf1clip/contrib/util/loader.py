@@ -23,4 +23,4 @@ def load_op_library(path):
   assert library, "Could not load %s" % path
   return library
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.util.loader", lazy=_catalog.served("tf.contrib.util.loader"))
+__getattr__ = _catalog.module_getattr(__name__)

@@ -44,5 +44,4 @@ def Nt(mu, sigma, limit=3.0):
 
 # pylint: enable=invalid-name
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.specs.params_ops",
-                                              lazy=_catalog.served("tf.contrib.specs.params_ops"))
+__getattr__ = _catalog.module_getattr(__name__, symbol="tf.contrib.specs.params_ops")

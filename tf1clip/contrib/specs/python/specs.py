@@ -86,4 +86,4 @@ class LocalImport(object):
 
 ops = LocalImport(specs_ops)
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.specs.specs", lazy=_catalog.served("tf.contrib.specs.specs"))
+__getattr__ = _catalog.module_getattr(__name__, symbol="tf.contrib.specs.specs")

@@ -154,5 +154,4 @@ def debug(mode=True):
   debug_ = mode
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.specs.specs_lib",
-                                              lazy=_catalog.served("tf.contrib.specs.specs_lib"))
+__getattr__ = _catalog.module_getattr(__name__, symbol="tf.contrib.specs.specs_lib")

@@ -126,8 +126,7 @@ class Shared(specs_lib.Composable):
 # pylint: enable=invalid-name
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.specs.specs_ops",
-                                              lazy=_catalog.served("tf.contrib.specs.specs_ops"))
+__getattr__ = _catalog.module_getattr(__name__, symbol="tf.contrib.specs.specs_ops")
 
 # `with specs.ops:` binds every global here in the code that enters it: no `tf` to replace a script's own.
 del tf, _catalog, _by_activation

@@ -139,5 +139,4 @@ def tf_spec_print(spec, inputs=None, input_shape=None, input_type=tf.float32):
   tf_print(_spec_outputs(spec, inputs, input_shape, input_type))
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.specs.summaries",
-                                              lazy=_catalog.served("tf.contrib.specs.summaries"))
+__getattr__ = _catalog.module_getattr(__name__, symbol="tf.contrib.specs.summaries")

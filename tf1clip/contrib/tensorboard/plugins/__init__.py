@@ -3,5 +3,4 @@
 from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.tensorboard.plugins import projector  # noqa: F401  (tf.contrib.tensorboard.plugins.projector)
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.tensorboard.plugins",
-                                              lazy=_catalog.served("tf.contrib.tensorboard.plugins"))
+__getattr__ = _catalog.module_getattr(__name__)

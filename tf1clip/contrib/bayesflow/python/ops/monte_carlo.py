@@ -7,5 +7,4 @@ from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.bayesflow.python.ops.monte_carlo_impl import (  # noqa: F401
     expectation, expectation_importance_sampler, expectation_importance_sampler_logspace)
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.bayesflow.monte_carlo",
-                                              lazy=_catalog.served("tf.contrib.bayesflow.monte_carlo"))
+__getattr__ = _catalog.module_getattr(__name__, symbol="tf.contrib.bayesflow.monte_carlo")

@@ -28,5 +28,4 @@ softmax_cross_entropy_with_logits = core.define_binary_op(
 sparse_softmax_cross_entropy_with_logits = core.define_binary_op(
     "sparse_softmax_cross_entropy_with_logits", _flipped.deprecated_flipped_sparse_softmax_cross_entropy_with_logits)
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.labeled_tensor.nn",
-                                              lazy=_catalog.served("tf.contrib.labeled_tensor.nn"))
+__getattr__ = _catalog.module_getattr(__name__, symbol="tf.contrib.labeled_tensor.nn")

@@ -129,5 +129,4 @@ def bidiag_matmul(matrix, alpha, beta, adjoint_b=False, name="bidiag_matmul"):
     zero_column = tf.expand_dims(tf.zeros(shape[:1], dtype=matrix.dtype), 1)
     return matrix * alpha + tf.concat([zero_column, matrix[:, :-1] * beta], 1)
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.solvers.lanczos",
-                                              lazy=_catalog.served("tf.contrib.solvers.lanczos"))
+__getattr__ = _catalog.module_getattr(__name__, symbol="tf.contrib.solvers.lanczos")

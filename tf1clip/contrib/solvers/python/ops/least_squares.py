@@ -58,5 +58,4 @@ def cgls(operator, rhs, tol=1e-6, max_iter=20, name="cgls"):
     return CGLSState(state.i, x=tf.squeeze(state.x), r=tf.squeeze(state.r), p=tf.squeeze(state.p),
                      gamma=state.gamma)
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.solvers.least_squares",
-                                              lazy=_catalog.served("tf.contrib.solvers.least_squares"))
+__getattr__ = _catalog.module_getattr(__name__, symbol="tf.contrib.solvers.least_squares")

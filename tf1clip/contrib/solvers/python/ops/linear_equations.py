@@ -68,5 +68,4 @@ def conjugate_gradient(operator, rhs, preconditioner=None, x=None, tol=1e-4, max
     return CGState(state.i, x=tf.squeeze(state.x), r=tf.squeeze(state.r), p=tf.squeeze(state.p),
                    gamma=state.gamma)
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.solvers.linear_equations",
-                                              lazy=_catalog.served("tf.contrib.solvers.linear_equations"))
+__getattr__ = _catalog.module_getattr(__name__, symbol="tf.contrib.solvers.linear_equations")

@@ -52,4 +52,4 @@ def l2normalize(v):
   norm = l2norm(v)
   return v / norm, norm
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.solvers.util", lazy=_catalog.served("tf.contrib.solvers.util"))
+__getattr__ = _catalog.module_getattr(__name__, symbol="tf.contrib.solvers.util")

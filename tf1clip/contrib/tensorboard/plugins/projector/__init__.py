@@ -12,6 +12,9 @@ from tensorboard.plugins.projector import projector_config_pb2  # noqa: F401  (T
 
 from tf1clip.contrib import catalog as _catalog
 
+# Served as the very objects of the libraries TF 1.15's names moved to (their origin is in catalog.tsv):
+from tensorboard.plugins.projector import EmbeddingInfo, ProjectorConfig, SpriteMetadata
+
 def visualize_embeddings(summary_writer, config):
   """Stores the projector's config file (`projector_config.pbtxt`) in `summary_writer`'s log directory.
 
@@ -27,5 +30,4 @@ def visualize_embeddings(summary_writer, config):
     raise ValueError("Summary writer must have a logdir")
   _tensorboard_projector.visualize_embeddings(logdir, config)
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.tensorboard.plugins.projector",
-                                              lazy=_catalog.served("tf.contrib.tensorboard.plugins.projector"))
+__getattr__ = _catalog.module_getattr(__name__)
