@@ -1,7 +1,7 @@
 """`tf.contrib.checkpoint`: TF 1.15's object-based checkpoint helpers.
 
 Two kinds of objects. TensorFlow's tracking classes and checkpoint utilities under their TF 1.x names (the same
-objects TF 1.15 re-exported, so checkpoints keep their keys; `catalog.SERVED`): `Checkpointable` is AutoTrackable,
+objects TF 1.15 re-exported, so checkpoints keep their keys): `Checkpointable` is AutoTrackable,
 `CheckpointableBase` Trackable, `CheckpointableObjectGraph` the TrackableObjectGraph proto, `List` / `Mapping` /
 `NoDependency` the tracked data structures, `PythonStateWrapper` PythonState, `CheckpointManager`
 tf.train.CheckpointManager, and `capture_dependencies`, `list_objects`, `object_metadata`. And contrib's own

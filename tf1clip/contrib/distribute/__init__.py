@@ -18,7 +18,7 @@ batching; core strategies split a global batch). Here:
 - `Monitor` (run a step function until the input ends) is TF 1.15's code.
 - `UpdateContext(device)` is TF 1.15's on TensorFlow's (which holds a replica id): the device's replica in the
   strategy in scope.
-- The rest are TensorFlow's own objects (catalog.SERVED): OneDeviceStrategy, TPUStrategy, CrossDeviceOps,
+- The rest are TensorFlow's own objects (imported below): OneDeviceStrategy, TPUStrategy, CrossDeviceOps,
   DistributionStrategy (StrategyV1), ReplicaContext, DistributeConfig, the context
   functions (get_replica_context, get_strategy, has_strategy, ... and TF 1.15's older names for them),
   initialize_tpu_system and run_standard_tensorflow_server.

@@ -7,7 +7,7 @@ tensorflow-probability. All are tfp 0.25's classes here (the core ones too: Tens
 classes do not mix with tfp's TransformedDistribution / Mixture), working in graph mode with TF 1.15's
 densities and moments. TF 1.15's code where tfp changed or dropped a name: `moving_stats`, `sample_stats`
 (percentile), `transformed_parameters` (the *WithSoftplus* / *WithAbsDf* classes). `bijectors` is
-tf1clip.contrib.distributions.bijectors. The table is `catalog.SERVED`.
+tf1clip.contrib.distributions.bijectors.
 """
 
 from tf1clip.contrib import catalog as _catalog

@@ -4,7 +4,7 @@ Place in the data flow (DESIGN.md): tensorflow-probability's bijectors <- **cont
 compat <- cli.
 
 TF 1.15's bijectors continued in `tfp.bijectors`; the names that still exist there are served as tfp's objects
-(`catalog.SERVED`). The ones tfp removed or renamed are TF 1.15's code here, as `tfp.bijectors.Bijector`
+(imported below). The ones tfp removed or renamed are TF 1.15's code here, as `tfp.bijectors.Bijector`
 subclasses (so they chain with tfp's bijectors and transform tfp's distributions): `AffineScalar`, `Affine`,
 `AffineLinearOperator`, `Gumbel` (tfp's GumbelCDF), `Kumaraswamy` (the inverse of tfp's KumaraswamyCDF: TF 1.15's
 forward was the quantile function), `Ordered` (the inverse of tfp's Ascending), `ScaleTriL` (tfp's FillScaleTriL

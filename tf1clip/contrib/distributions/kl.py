@@ -1,6 +1,6 @@
 """`kl_divergence`, one function for `tf.distributions` and `tf.contrib.distributions`, as in TF 1.15.
 
-Place in the data flow (DESIGN.md): **contrib.distributions.kl** <- contrib.distributions (catalog.SERVED) and
+Place in the data flow (DESIGN.md): **contrib.distributions.kl** <- contrib.distributions (imported below) and
 the facade's `tf.distributions` (compat.surface.TF1CLIP_NAMES) <- compat <- cli.
 
 TF 1.15 served `tf.distributions`' classes as contrib's, with one KL registry. tf1clip serves `tf.distributions`

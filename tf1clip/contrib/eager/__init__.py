@@ -5,7 +5,7 @@ that starts with `tf.enable_eager_execution()` (or `tfe.enable_eager_execution()
 `tf1clip run` with the TF1 API; `tfe.Variable`, `GradientTape`, `implicit_gradients` /
 `implicit_value_and_gradients` / `gradients_function` / `value_and_gradients_function`, `Checkpoint`,
 `defun` / `function`, `py_func`, `Iterator`, `make_template`, the execution-mode constants and test decorators
-are TensorFlow's own (`catalog.SERVED`), and so are the remote-execution setup `set_server_def` and
+are TensorFlow's own (imported below), and so are the remote-execution setup `set_server_def` and
 `enable_remote_eager_execution`. TF 1.15's own code: `tfe.metrics` (the metrics module), `Saver`,
 `restore_variables_on_create` and `get_optimizer_variables` (saver), the execution callbacks, `seterr` and
 `errstate` (execution_callbacks), `Network`, `Sequential`, `save_network_checkpoint` and

@@ -4,7 +4,7 @@ Place in the data flow (DESIGN.md): tf.feature_column (TensorFlow's feature-colu
 **contrib.feature_column** <- compat <- cli.
 
 The five sequence-column constructors moved into TensorFlow (`tf.feature_column.sequence_*`) and are served
-as those functions (catalog.SERVED). `sequence_input_layer(features, feature_columns)` is gone from TensorFlow;
+as those functions (imported below). `sequence_input_layer(features, feature_columns)` is gone from TensorFlow;
 here it is TF 1.15's code on TensorFlow's column machinery: each column's sequence dense tensor, flattened to
 [batch, time, size] inside `sequence_input_layer/<column>/`, concatenated, and the sequence length every column
 agrees on.

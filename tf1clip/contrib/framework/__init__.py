@@ -8,7 +8,7 @@ statistics); `model_variable` puts them in `tf.compat.v1.GraphKeys.MODEL_VARIABL
 the global collection, and `get_variables_to_restore(include, exclude)` picks by scope, as
 fine-tuning scripts did to restore all but the last layer.
 
-The rest of TF 1.15's contrib.framework is served from where it lives now (`catalog.SERVED`):
+The rest of TF 1.15's contrib.framework is served from where it lives now (imported below):
 `arg_scope`, `add_arg_scope`, `assign_from_checkpoint(_fn)`, `local_variable`, `get_global_step`,
 `add_model_variable`, `get_local_variables`, `get_variables_by_suffix`, ... are tf-slim's (the same objects as
 tf.contrib.slim's, as in TF 1.15)

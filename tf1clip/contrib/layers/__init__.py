@@ -5,8 +5,7 @@ Place in the data flow (DESIGN.md): tf_slim <- **contrib.layers** <- compat <- c
 code; the same objects as `tf.contrib.slim.optimize_loss`, as in TF 1.15: the oracle judged tf1clip.training_op's
 own `optimize_loss`, whose fixes differ from TF 1.15, against it), imported on first use. Every name tf-slim has
 (tf-slim is TF 1.15's contrib.layers moved out: `fully_connected`, `flatten`, `layer_norm`, `conv2d`, `batch_norm`,
-the initializers and regularizers, `summarize_*`, ...) is tf-slim's own object, served on first use through
-`catalog.SERVED`, so `arg_scope` and every other slim mechanism sees the functions it decorated. Ours only where
+the initializers and regularizers, `summarize_*`, ...) is tf-slim's own object, imported from tf-slim below, so `arg_scope` and every other slim mechanism sees the functions it decorated. Ours only where
 tf-slim has nothing: `embed_sequence`, `bow_encoder` (encoders) and `embedding_lookup_unique`, and the first
 feature-column API (`real_valued_column`, `sparse_column_with_keys`, ... in feature_column, on tf.feature_column).
 Any other name raises ContribNotProvidedError with a replacement.

@@ -4,7 +4,7 @@ Place in the data flow (DESIGN.md): **contrib.metrics** <- compat <- cli. Every 
 function, `aggregate_metrics`, `aggregate_metric_map`, `auc_using_histogram`, ... is tf-slim 1.1.0's
 own object (tf-slim is where TF 1.15's contrib.metrics moved), imported through tf1clip.contrib.slim's
 shim on first use; `confusion_matrix` and the `set_*` functions are `tf.compat.v1`'s, as TF 1.15
-re-exported them. The table is `catalog.SERVED`.
+re-exported them.
 """
 
 from tf1clip.contrib import catalog as _catalog

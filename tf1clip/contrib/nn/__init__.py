@@ -2,7 +2,7 @@
 
 Place in the data flow (DESIGN.md): tf.compat.v1.nn <- **contrib.nn** <- compat <- cli.
 
-`conv1d_transpose` is TensorFlow 2.21's `tf.nn.conv1d_transpose` (the same function, `catalog.SERVED`); the rest
+`conv1d_transpose` is TensorFlow 2.21's `tf.nn.conv1d_transpose` (the same function); the rest
 is tf1clip's code with TF 1.15's semantics:
 - `alpha_dropout(x, keep_prob, noise_shape, seed)`: SELU's dropout (Klambauer et al. 2017): a dropped unit
   becomes alpha' = -1.7581, then `a * x + b` restores mean 0 and variance 1; keep_prob 1 returns x itself.

@@ -3,7 +3,7 @@
 Place in the data flow (DESIGN.md): tf.compat.v1.train <- **contrib.optimizer_v2** <- compat <- cli.
 TF 1.15's contrib OptimizerV2 classes took the v1 optimizers' arguments and created the same slot and
 non-slot variables (`v/Adam`, `beta1_power`, ...). Adadelta, Adagrad, Adam, GradientDescent and Momentum also
-made the same updates: `tf.compat.v1.train.<name>` is served for them (catalog.SERVED). RMSProp did not:
+made the same updates: `tf.compat.v1.train.<name>` is served for them (imported below). RMSProp did not:
 its `rms` slot started at `epsilon` (not 1) and epsilon was no longer added to the denominator, so
 `RMSPropOptimizer` here is the v1 optimizer with those two changes. All six are checked against TF 1.15 by
 tests/oracle/test_contrib_optimizer_v2_oracle.py. The OptimizerV2 base class itself (hyper-parameters

@@ -8,7 +8,7 @@ per-tensor behaviour, including its 1% minimum range). Here they are thin wrappe
 parameters and the same named-tuple outputs (`output, output_min, output_max` for quantize_v2 and
 quantized_concat). `quantized_array_ops` (TF 1.15's contrib/quantization/python/array_ops module, which held
 the same three ops) is this module. `tf_export` and `deprecated_endpoints` leaked into TF 1.15's module
-through its `from gen_math_ops import *`: they are TensorFlow's API-export decorators (catalog.SERVED).
+through its `from gen_math_ops import *`: they are TensorFlow's API-export decorators (imported below).
 """
 
 import tensorflow as tf

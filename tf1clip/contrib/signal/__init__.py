@@ -1,6 +1,6 @@
 """`tf.contrib.signal`: `tf.signal`'s functions, which TF 1.15's contrib.signal already re-exported.
 
-Place in the data flow (DESIGN.md): **contrib.signal** <- compat <- cli. The table is `catalog.SERVED`.
+Place in the data flow (DESIGN.md): **contrib.signal** <- compat <- cli.
 """
 
 from tf1clip.contrib import catalog as _catalog

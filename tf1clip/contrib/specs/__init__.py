@@ -6,7 +6,7 @@ Mirrors TF 1.15's `tensorflow/contrib/specs/__init__.py`.
 `Cr` / `Fs` / `Mp` / ... are curried tf-slim layer functions (specs_ops), `|` composes, `**` repeats, `+` / `*`
 combine (specs_lib); `eval_params` draws random hyperparameters (params_ops) and `tf_spec_structure` /
 `tf_spec_summary` describe what a spec builds (summaries). The package holds TF 1.15's five modules, and its names
-(served from them through `catalog.SERVED`) are what TF 1.15's star imports gave it: their public names, Python's
+(imported from them) are what TF 1.15's star imports gave it: their public names, Python's
 `math` functions and constants (params_ops' `from math import *`, Python 3.7's set), `exec_` (six's: the built-in
 `exec`) and `layers`, tf.contrib.layers itself (TF 1.15 leaked its layers module; see catalog.MODULE_ALIASES).
 """

@@ -13,7 +13,7 @@ CPU/GPU; `use_tpu=True` without a TPU stops with the library's own error ("Canno
 cores in the system"). The TPU program's building blocks (InfeedQueue, the infeed / outfeed ops,
 repeat, while_loop) and export_estimator_savedmodel are TensorFlow's and the library's own
 objects, AsyncCheckpointSaverHook is TF 1.15's hook (tpu_async_checkpoint), Topology / DeviceAssignment /
-device_assignment are TF 1.15's 3-D mesh ones (tpu_topology) (`catalog.SERVED`). The rest (keras_to_tpu_model,
+device_assignment are TF 1.15's 3-D mesh ones (tpu_topology) (imported below). The rest (keras_to_tpu_model,
 TPUDistributionStrategy, profiler: they need TPU hardware or TF 1.15's Keras-on-TPU runtime) raises ContribNotProvidedError naming what to use instead.
 """
 

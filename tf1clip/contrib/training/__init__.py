@@ -11,7 +11,7 @@ to a float) and reject the rest with a ValueError naming the hyperparameter. The
 methods (`to_proto`, `HParams(hparam_def=...)`) are not provided; use `to_json`/`parse_json`.
 
 TF 1.15's training loop and evaluation helpers (`create_train_op`, `train`, `evaluate_repeatedly`,
-`checkpoints_iterator`, ...) are tf-slim's, served on first use through `catalog.SERVED`.
+`checkpoints_iterator`, ...) are tf-slim's, imported by this package.
 """
 
 import json

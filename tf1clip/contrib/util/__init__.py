@@ -2,7 +2,7 @@
 
 Mirrors TF 1.15's `tensorflow/contrib/util/__init__.py`. `constant_value` is
 `tf.get_static_value` (the same function, renamed), `make_tensor_proto` is `tf.compat.v1`'s,
-`make_ndarray` is `tf.make_ndarray`; `loader.load_op_library` loads a custom-op library. The table is `catalog.SERVED`.
+`make_ndarray` is `tf.make_ndarray`; `loader.load_op_library` loads a custom-op library.
 """
 
 from tf1clip.contrib import catalog as _catalog
