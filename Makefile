@@ -99,7 +99,7 @@ test-py312:
 	$(VENV312)/bin/python -m pip install -qq --upgrade pip
 	$(VENV312)/bin/python -m pip install -qq -c constraints.txt -e ".[test]"
 	$(VENV312)/bin/python -m pytest -n 2 -q tests/test_clipping_dense.py tests/test_optimizer.py \
-	  tests/test_facade.py tests/test_runner.py tests/test_contrib_served.py tests/test_check.py
+	  tests/test_facade.py tests/test_runner.py tests/contrib/test_served.py tests/test_check.py
 
 bench: $(STAMP)
 	$(PY) benchmarks/run_all.py

@@ -140,7 +140,7 @@ def test_a_name_tf115_never_had_says_so():
 
 
 def test_slim_is_provided_by_the_shimmed_tf_slim_package():
-  # tests/test_contrib_slim.py checks that it works; here: the catalogue serves every slim name.
+  # tests/contrib/slim/test_slim.py checks that it works; here: the catalogue serves every slim name.
   assert catalog.is_provided("tf.contrib.slim.nets.resnet_v1.resnet_v1_50")
   assert "tf-slim" in catalog.explain("tensorflow.contrib.slim.conv2d")
   assert catalog.origin("tf.contrib.slim.conv2d").startswith("tf-slim 1.1.0: tf_slim.layers.layers.")

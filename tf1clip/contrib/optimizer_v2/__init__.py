@@ -6,7 +6,7 @@ non-slot variables (`v/Adam`, `beta1_power`, ...). Adadelta, Adagrad, Adam, Grad
 made the same updates: `tf.compat.v1.train.<name>` is served for them (imported below). RMSProp did not:
 its `rms` slot started at `epsilon` (not 1) and epsilon was no longer added to the denominator, so
 `RMSPropOptimizer` here is the v1 optimizer with those two changes. All six are checked against TF 1.15 by
-tests/oracle/test_contrib_optimizer_v2_oracle.py. The OptimizerV2 base class itself (hyper-parameters
+tests/contrib/optimizer_v2/test_optimizer_v2_oracle.py. The OptimizerV2 base class itself (hyper-parameters
 re-evaluated per step, `_create_vars(var_list, state)`, `_apply_dense(grad, var, state)`) is TF 1.15's code in
 tf1clip.contrib.optimizer_v2.optimizer_v2, for scripts that subclass it (the six here are not its subclasses).
 """

@@ -12,7 +12,7 @@ spec list picks the algorithm by tensor size (each `(alg, shards, limit)` takes 
 (`tensorflow.python.distribute.v1.all_reduce`); the plan that maps a spec onto them (TF 1.15's
 cross_device_utils.sum_gradients_all_reduce) is here.
 
-Stated differences from TF 1.15 (tests/oracle/test_contrib_distribute_all_reduce_oracle.py):
+Stated differences from TF 1.15 (tests/contrib/distribute/test_all_reduce_oracle.py):
 - With a spec list that splits the tensors, TF 1.15 returned the reduced tensors in the order of the groups
   (small ones first), so values came back paired with the wrong destinations. Here every result is in the
   order of its input.

@@ -480,7 +480,7 @@ def test_stack_bidirectional_rnn_static_names_and_shapes(sess):
 # --- under `tf1clip run` (TF1 shapes: Dimension objects) -------------------------------------------
 
 def test_a_legacy_tagger_with_every_new_cell_and_a_crf_trains_under_tf1clip_run():
-  repo = pathlib.Path(__file__).resolve().parents[1]
+  repo = pathlib.Path(__file__).resolve().parents[3]
   fixtures = repo / "tests" / "fixtures" / "legacy"
   env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="2", PYTHONPATH=str(repo))
   result = subprocess.run([sys.executable, "-m", "tf1clip", "run", "sequence_cells_script.py"],

@@ -139,7 +139,7 @@ def test_contrib_opt_optimizers_match_tf115():
   # Deliberate differences: tf1clip's VariableClippingOptimizer refuses a non-optimizer at once with a
   # TypeError naming the argument (TF 1.15 accepted it and failed only when it was used); AddSign and
   # PowerSign take a sparse gradient on a resource variable (TF 1.15 had no such update), with the same
-  # update as on a ref variable (tests/test_contrib_opt.py).
+  # update as on a ref variable (tests/contrib/opt/test_opt.py).
   assert ours["errors"] == {"clip_not_optimizer": "TypeError", "swapping_before_apply": "RuntimeError",
                             "sign_resource_sparse": "no error"}
   assert_same(tf115, ours, rtol=2e-5, atol=1e-6, keys=[k for k in tf115 if k != "errors"])

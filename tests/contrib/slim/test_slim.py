@@ -20,7 +20,7 @@ from tf1clip.shims.tf_slim import PATCHES
 import tf_slim  # pylint: disable=g-bad-import-order
 
 v1 = tf.compat.v1
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 FIXTURES = os.path.join(REPO, "tests", "fixtures", "legacy")
 
 

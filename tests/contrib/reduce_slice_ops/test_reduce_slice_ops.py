@@ -1,4 +1,4 @@
-"""contrib.reduce_slice_ops beyond TF 1.15 (values are judged by tests/oracle/test_contrib_reduce_slice_ops_oracle.py):
+"""contrib.reduce_slice_ops beyond TF 1.15 (values are judged by tests/contrib/reduce_slice_ops/test_reduce_slice_ops_oracle.py):
 the public module has the functions TF 1.15 only had at its internal path, and they have gradients (each data row
 gets one per range covering it for sums; the chosen element for maxima)."""
 
