@@ -181,8 +181,8 @@ class ResolutionCycleModel(CycleStateSpaceModel):
 
     Each term has a closed form in x = i * m / periodicity, so a cumulative sum replaces the loop:
     (A^i B (A^i)^T)_{jl} = (-1)^(j + l) sin^2(pi x) / m^2 * u_j u_l with u_j = csc(pi (x - j) / m) + csc(pi (x - j -
-    1) / m). Where x - j or x - j - 1 is a multiple of m, u_j (times sin(pi x)) tends to cos(pi (x - j) / m) or
-    cos(pi (x - j - 1) / m); where x alone is an integer the other terms are 0.
+    1) / m). Where u_j and u_l are both singular (x - j or x - j - 1 a multiple of m), the entry is its limit, the
+    product of the signs cos(pi (x - j) / m) (or of x - j - 1) of the two; otherwise an integer x makes it 0.
     """
     x = self._latent_steps(tf1.range(max_remaining_steps))
     index = tf1.range(self._num_latent_values - 1)[None, ...]
