@@ -1,324 +1,139 @@
-"""`tf.contrib.timeseries`' Kalman filter for linear state space models, TF 1.15's code.
+"""The Kalman filter's steps on batches of Gaussian state beliefs, for the linear state space models.
 
-Place in the data flow (DESIGN.md): tf.compat.v1 ops, contrib.timeseries.model / math_utils <-
-**contrib.timeseries.state_space_models.kalman_filter** <- StructuralEnsembleRegressor (contrib.timeseries.estimators).
+Place in the data flow (DESIGN.md): contrib.timeseries.math_utils <-
+**contrib.timeseries.state_space_models.kalman_filter** <- StateSpaceModel (state_space_model).
 
-TF 1.15's module on tf.compat.v1: `KalmanFilter`'s predict, observed-update and posterior-from-prior steps on
-batched states and covariances, in the same numerical forms.
+For a model state[t] = A state[t-1] + B noise (noise ~ N(0, Q)), value[t] = C state[t] + N(0, R), with a belief
+N(m, P) about the state: predicting k steps gives N(A^k m, A^k P (A^k)^T + S_k), S_k the noise k steps add (the
+caller passes A^k and S_k); the observation is predicted as N(C m, C P C^T + R); filtering an observation x gives
+m + K (x - C m) with the gain K = P C^T (C P C^T + R)^-1, and the covariance in Joseph form,
+(I - K C) P (I - K C)^T + K R K^T, which stays symmetric positive definite when K is inexact (the "simplified"
+(I - K C) P is faster and less stable). What is special: K^T is computed with an adjoint matrix_solve, which is
+the same on paper but keeps multivariate filtering stable; the log likelihood of x comes from a Cholesky factor of
+the symmetrized predicted covariance, checked finite and non-negative first (with TF 1.15's advice in the error).
 """
 
 import tensorflow as tf
 
 from tf1clip.contrib.timeseries import math_utils
 
-V1 = tf.compat.v1
+tf1 = tf.compat.v1
+
+_UNSTABLE_FILTERING_ADVICE = (
+    "This may occur due to numerically unstable filtering when there is a large difference in posterior variances, "
+    "or when inferences are near-deterministic. Considering tuning the 'filtering_maximum_posterior_variance_ratio' "
+    "or 'filtering_minimum_posterior_variance' parameters in your StateSpaceModelConfiguration, or tuning the "
+    "transition matrix.")
+
+
+def _vector_times(matrices, vectors, **matmul_options):
+  """matrices [..., n, m] times vectors [..., m] (or [..., n] with adjoint_a): [..., n]."""
+  return tf1.squeeze(tf1.matmul(matrices, vectors[..., None], **matmul_options), axis=[-1])
 
 
 class KalmanFilter(object):
-  """Inference on linear state models.
+  """Predict, observe and filter steps of a linear Gaussian state space model (see the module docstring).
 
-  The model for observations in a given state is:
-    observation(t) = observation_model * state(t)
-        + Gaussian(0, observation_noise_covariance)
-
-  State updates take the following form:
-    state(t) = state_transition * state(t-1)
-        + state_noise_transform * Gaussian(0, state_transition_noise_covariance)
-
-  This is a real-valued analog to hidden Markov models, with linear transitions
-  and a Gaussian noise model. Given initial conditions, noise, and state
-  transition, Kalman filtering recursively estimates states and observations,
-  along with their associated uncertainty. When fed observations, future state
-  and uncertainty estimates are conditioned on those observations (in a Bayesian
-  sense).
-
-  Typically some "given"s mentioned above (noises) will be unknown, and so
-  optimizing the Kalman filter's probabilistic predictions with respect to these
-  parameters is a good approach. The state transition and observation models are
-  usually known a priori as a modeling decision.
-
+  The noises Q and R are usually what is learned; A and C are the modelling decision.
   """
 
-  def __init__(self, dtype=tf.float32,
-               simplified_posterior_covariance_computation=False):
-    """Initialize the Kalman filter.
-
-    Args:
-      dtype: The data type to use for floating point tensors.
-      simplified_posterior_covariance_computation: If True, uses an algebraic
-        simplification of the Kalman filtering posterior covariance update,
-        which is slightly faster at the cost of numerical stability. The
-        simplified update is often stable when using double precision on small
-        models or with fixed transition matrices.
-    """
-    self._simplified_posterior_covariance_computation = (
-        simplified_posterior_covariance_computation)
+  def __init__(self, dtype=tf.float32, simplified_posterior_covariance_computation=False):
+    """`dtype`: of the floating point Tensors; `simplified_posterior_covariance_computation`: use (I - K C) P
+    instead of the Joseph form (faster, less stable; often fine in float64 or for small fixed models)."""
+    self._simplified_posterior_covariance_computation = simplified_posterior_covariance_computation
     self.dtype = dtype
 
-  def do_filter(
-      self, estimated_state, estimated_state_covariance,
-      predicted_observation, predicted_observation_covariance,
-      observation, observation_model, observation_noise):
-    """Convenience function for scoring predictions.
-
-    Scores a prediction against an observation, and computes the updated
-    posterior over states.
-
-    Shapes given below for arguments are for single-model Kalman filtering
-    (e.g. KalmanFilter). For ensembles, prior_state and prior_state_var are
-    same-length tuples of values corresponding to each model.
+  def do_filter(self, estimated_state, estimated_state_covariance, predicted_observation,
+                predicted_observation_covariance, observation, observation_model, observation_noise):
+    """Scores a predicted observation and conditions the state on the actual one.
 
     Args:
-      estimated_state: A prior mean over states [batch size x state dimension]
-      estimated_state_covariance: Covariance of state prior [batch size x D x
-          D], with D depending on the Kalman filter implementation (typically
-          the state dimension).
-      predicted_observation: A prediction for the observed value, such as that
-          returned by observed_from_state. A [batch size x num features] Tensor.
-      predicted_observation_covariance: A covariance matrix corresponding to
-          `predicted_observation`, a [batch size x num features x num features]
-          Tensor.
-      observation: The observed value corresponding to the predictions
-          given [batch size x observation dimension]
-      observation_model: The [batch size x observation dimension x model state
-          dimension] Tensor indicating how a particular state is mapped to
-          (pre-noise) observations for each part of the batch.
-      observation_noise: A [batch size x observation dimension x observation
-          dimension] Tensor or [observation dimension x observation dimension]
-          Tensor with covariance matrices to use for each part of the batch (a
-          two-dimensional input will be broadcast).
+      estimated_state: the prior state means [batch, state].
+      estimated_state_covariance: their covariances [batch, state, state].
+      predicted_observation: the predicted means [batch, features] (from observed_from_state).
+      predicted_observation_covariance: their covariances [batch, features, features].
+      observation: the values observed [batch, features].
+      observation_model: C [batch, features, state].
+      observation_noise: R, [batch, features, features] or [features, features] (broadcast).
     Returns:
-      posterior_state, posterior_state_var: Posterior mean and
-          covariance, updated versions of prior_state and
-          prior_state_var.
-      log_prediction_prob: Log probability of the observations under
-          the priors, suitable for optimization (should be maximized).
-
+      (posterior means, posterior covariances, log likelihood [batch] of `observation` under the prediction).
     """
-    symmetrized_observation_covariance = 0.5 * (
-        predicted_observation_covariance + V1.matrix_transpose(
-            predicted_observation_covariance))
-    instability_message = (
-        "This may occur due to numerically unstable filtering when there is "
-        "a large difference in posterior variances, or when inferences are "
-        "near-deterministic. Considering tuning the "
-        "'filtering_maximum_posterior_variance_ratio' or "
-        "'filtering_minimum_posterior_variance' parameters in your "
-        "StateSpaceModelConfiguration, or tuning the transition matrix.")
-    symmetrized_observation_covariance = V1.verify_tensor_all_finite(
-        symmetrized_observation_covariance,
-        "Predicted observation covariance was not finite. {}".format(
-            instability_message))
-    diag = V1.matrix_diag_part(symmetrized_observation_covariance)
-    min_diag = V1.reduce_min(diag)
-    non_negative_assert = V1.Assert(
-        min_diag >= 0.,
-        [("The predicted observation covariance "
-          "has a negative diagonal entry. {}").format(instability_message),
-         min_diag])
-    with V1.control_dependencies([non_negative_assert]):
-      observation_covariance_cholesky = V1.cholesky(
-          symmetrized_observation_covariance)
-    log_prediction_prob = math_utils.mvn_tril_log_prob(
-        loc=predicted_observation,
-        scale_tril=observation_covariance_cholesky,
-        x=observation)
-    (posterior_state,
-     posterior_state_var) = self.posterior_from_prior_state(
-         prior_state=estimated_state,
-         prior_state_var=estimated_state_covariance,
-         observation=observation,
-         observation_model=observation_model,
-         predicted_observations=(predicted_observation,
-                                 predicted_observation_covariance),
-         observation_noise=observation_noise)
-    return (posterior_state, posterior_state_var, log_prediction_prob)
+    covariance = 0.5 * (predicted_observation_covariance
+                        + tf1.matrix_transpose(predicted_observation_covariance))
+    covariance = tf1.verify_tensor_all_finite(
+        covariance, "Predicted observation covariance was not finite. {}".format(_UNSTABLE_FILTERING_ADVICE))
+    smallest_variance = tf1.reduce_min(tf1.matrix_diag_part(covariance))
+    non_negative = tf1.Assert(smallest_variance >= 0., [
+        "The predicted observation covariance has a negative diagonal entry. {}".format(
+            _UNSTABLE_FILTERING_ADVICE), smallest_variance])
+    with tf1.control_dependencies([non_negative]):
+      cholesky = tf1.cholesky(covariance)
+    log_likelihood = math_utils.mvn_tril_log_prob(loc=predicted_observation, scale_tril=cholesky, x=observation)
+    posterior_mean, posterior_covariance = self.posterior_from_prior_state(
+        prior_state=estimated_state, prior_state_var=estimated_state_covariance, observation=observation,
+        observation_model=observation_model,
+        predicted_observations=(predicted_observation, predicted_observation_covariance),
+        observation_noise=observation_noise)
+    return posterior_mean, posterior_covariance, log_likelihood
 
   def predict_state_mean(self, prior_state, transition_matrices):
-    """Compute state transitions.
+    """A^k m: `prior_state` [batch, state] moved by `transition_matrices` [batch, state, state] (A to the power of
+    each element's number of steps; math_utils.matrix_to_powers is the general case)."""
+    return _vector_times(transition_matrices, prior_state)
+
+  def predict_state_var(self, prior_state_var, transition_matrices, transition_noise_sums):
+    r"""A^k P (A^k)^T + S_k for `prior_state_var` P [batch, state, state], `transition_matrices` A^k and
+    `transition_noise_sums` S_k = \sum_{i<k} A^i B Q B^T (A^i)^T (both [batch, state, state]; power_sums_tensor
+    and a gather are the general case of S_k)."""
+    moved = tf1.matmul(tf1.matmul(transition_matrices, prior_state_var), transition_matrices, adjoint_b=True)
+    return moved + transition_noise_sums
+
+  def posterior_from_prior_state(self, prior_state, prior_state_var, observation, observation_model,
+                                 predicted_observations, observation_noise):
+    """The state belief after seeing `observation`.
 
     Args:
-      prior_state: Current estimated state mean [batch_size x state_dimension]
-      transition_matrices: A [batch size, state dimension, state dimension]
-        batch of matrices (dtype matching the `dtype` argument to the
-        constructor) with the transition matrix raised to the power of the
-        number of steps to be taken (not element-wise; use
-        math_utils.matrix_to_powers if there is no efficient special case) if
-        more than one step is desired.
+      prior_state: m [batch, state]; prior_state_var: P [batch, state, state].
+      observation: x [batch, features]; observation_model: C [batch, features, state].
+      predicted_observations: (C m, C P C^T + R), usually from observed_from_state.
+      observation_noise: R, [batch, features, features] or [features, features] (broadcast).
     Returns:
-      State mean advanced based on `transition_matrices` (dimensions matching
-      first argument).
+      (posterior means [batch, state], posterior covariances [batch, state, state]).
     """
-    advanced_state = V1.squeeze(
-        V1.matmul(
-            transition_matrices,
-            prior_state[..., None]),
-        axis=[-1])
-    return advanced_state
-
-  def predict_state_var(
-      self, prior_state_var, transition_matrices, transition_noise_sums):
-    r"""Compute variance for state transitions.
-
-    Computes a noise estimate corresponding to the value returned by
-    predict_state_mean.
-
-    Args:
-      prior_state_var: Covariance matrix specifying uncertainty of current state
-          estimate [batch size x state dimension x state dimension]
-      transition_matrices: A [batch size, state dimension, state dimension]
-        batch of matrices (dtype matching the `dtype` argument to the
-        constructor) with the transition matrix raised to the power of the
-        number of steps to be taken (not element-wise; use
-        math_utils.matrix_to_powers if there is no efficient special case).
-      transition_noise_sums: A [batch size, state dimension, state dimension]
-        Tensor (dtype matching the `dtype` argument to the constructor) with:
-
-          \sum_{i=0}^{num_steps - 1} (
-             state_transition_to_powers_fn(i)
-             * state_transition_noise_covariance
-             * state_transition_to_powers_fn(i)^T
-          )
-
-        for the number of steps to be taken in each part of the batch (this
-        should match `transition_matrices`). Use math_utils.power_sums_tensor
-        with `tf.gather` if there is no efficient special case.
-    Returns:
-      State variance advanced based on `transition_matrices` and
-      `transition_noise_sums` (dimensions matching first argument).
-    """
-    prior_variance_transitioned = V1.matmul(
-        V1.matmul(transition_matrices, prior_state_var),
-        transition_matrices,
-        adjoint_b=True)
-    return prior_variance_transitioned + transition_noise_sums
-
-  def posterior_from_prior_state(self, prior_state, prior_state_var,
-                                 observation, observation_model,
-                                 predicted_observations,
-                                 observation_noise):
-    """Compute a posterior over states given an observation.
-
-    Args:
-      prior_state: Prior state mean [batch size x state dimension]
-      prior_state_var: Prior state covariance [batch size x state dimension x
-          state dimension]
-      observation: The observed value corresponding to the predictions given
-          [batch size x observation dimension]
-      observation_model: The [batch size x observation dimension x model state
-          dimension] Tensor indicating how a particular state is mapped to
-          (pre-noise) observations for each part of the batch.
-      predicted_observations: An (observation mean, observation variance) tuple
-          computed based on the current state, usually the output of
-          observed_from_state.
-      observation_noise: A [batch size x observation dimension x observation
-          dimension] or [observation dimension x observation dimension] Tensor
-          with covariance matrices to use for each part of the batch (a
-          two-dimensional input will be broadcast).
-    Returns:
-      Posterior mean and covariance (dimensions matching the first two
-      arguments).
-
-    """
-    observed_mean, observed_var = predicted_observations
-    residual = observation - observed_mean
-    # TODO(allenl): Can more of this be done using matrix_solve_ls?
-    kalman_solve_rhs = V1.matmul(
-        observation_model, prior_state_var, adjoint_b=True)
-    # This matrix_solve adjoint doesn't make a difference symbolically (since
-    # observed_var is a covariance matrix, and should be symmetric), but
-    # filtering on multivariate series is unstable without it. See
-    # test_multivariate_symmetric_covariance_float64 in kalman_filter_test.py
-    # for an example of the instability (fails with adjoint=False).
-    kalman_gain_transposed = V1.matrix_solve(
-        matrix=observed_var, rhs=kalman_solve_rhs, adjoint=True)
-    posterior_state = prior_state + V1.squeeze(
-        V1.matmul(
-            kalman_gain_transposed,
-            V1.expand_dims(residual, -1),
-            adjoint_a=True),
-        axis=[-1])
-    gain_obs = V1.matmul(
-        kalman_gain_transposed, observation_model, adjoint_a=True)
-    identity_extradim = V1.eye(
-        V1.shape(gain_obs)[1], dtype=gain_obs.dtype)[None]
-    identity_minus_factor = identity_extradim - gain_obs
+    predicted_mean, predicted_covariance = predicted_observations
+    # K^T = (C P C^T + R)^-T C P^T; the adjoint solve is what keeps multivariate filtering stable.
+    gain_t = tf1.matrix_solve(matrix=predicted_covariance,
+                              rhs=tf1.matmul(observation_model, prior_state_var, adjoint_b=True), adjoint=True)
+    posterior_mean = prior_state + _vector_times(gain_t, observation - predicted_mean, adjoint_a=True)
+    gain_times_model = tf1.matmul(gain_t, observation_model, adjoint_a=True)
+    complement = tf1.eye(tf1.shape(gain_times_model)[1], dtype=gain_times_model.dtype)[None] - gain_times_model
     if self._simplified_posterior_covariance_computation:
-      # posterior covariance =
-      #   (I - kalman_gain * observation_model) * prior_state_var
-      posterior_state_var = V1.matmul(identity_minus_factor,
-                                            prior_state_var)
-    else:
-      observation_noise = V1.convert_to_tensor(observation_noise)
-      # A Joseph form update, which provides better numeric stability than the
-      # simplified optimal Kalman gain update, at the cost of a few extra
-      # operations. Joseph form updates are valid for any gain (not just the
-      # optimal Kalman gain), and so are more forgiving of numerical errors in
-      # computing the optimal Kalman gain.
-      #
-      # posterior covariance =
-      #   (I - kalman_gain * observation_model) * prior_state_var
-      #     * (I - kalman_gain * observation_model)^T
-      #   + kalman_gain * observation_noise * kalman_gain^T
-      left_multiplied_state_var = V1.matmul(identity_minus_factor,
-                                                  prior_state_var)
-      multiplied_state_var = V1.matmul(
-          identity_minus_factor, left_multiplied_state_var, adjoint_b=True)
-      def _batch_observation_noise_update():
-        return (multiplied_state_var + V1.matmul(
-            V1.matmul(
-                kalman_gain_transposed, observation_noise, adjoint_a=True),
-            kalman_gain_transposed))
-      def _matrix_observation_noise_update():
-        return (multiplied_state_var + V1.matmul(
-            math_utils.batch_times_matrix(
-                kalman_gain_transposed, observation_noise, adj_x=True),
-            kalman_gain_transposed))
-      if observation_noise.get_shape().ndims is None:
-        posterior_state_var = V1.cond(
-            V1.equal(V1.rank(observation_noise), 2),
-            _matrix_observation_noise_update, _batch_observation_noise_update)
-      else:
-        # If static shape information exists, it gets checked in each cond()
-        # branch, so we need a special case to avoid graph-build-time
-        # exceptions.
-        if observation_noise.get_shape().ndims == 2:
-          posterior_state_var = _matrix_observation_noise_update()
-        else:
-          posterior_state_var = _batch_observation_noise_update()
-    return posterior_state, posterior_state_var
+      return posterior_mean, tf1.matmul(complement, prior_state_var)
+    return posterior_mean, self._joseph_form(complement, prior_state_var, gain_t,
+                                             tf1.convert_to_tensor(observation_noise))
 
-  def observed_from_state(self, state_mean, state_var, observation_model,
-                          observation_noise):
-    """Compute an observation distribution given a state distribution.
+  @staticmethod
+  def _joseph_form(complement, prior_state_var, gain_t, noise):
+    """(I - K C) P (I - K C)^T + K R K^T, for R batched or one matrix (decided at run time if its rank is unknown:
+    a cond's two branches would both check static shapes)."""
+    kept = tf1.matmul(complement, tf1.matmul(complement, prior_state_var), adjoint_b=True)
 
-    Args:
-      state_mean: State mean vector [batch size x state dimension]
-      state_var: State covariance [batch size x state dimension x state
-          dimension]
-      observation_model: The [batch size x observation dimension x model state
-          dimension] Tensor indicating how a particular state is mapped to
-          (pre-noise) observations for each part of the batch.
-      observation_noise: A [batch size x observation dimension x observation
-          dimension] Tensor with covariance matrices to use for each part of the
-          batch. To remove observation noise, pass a Tensor of zeros (or simply
-          0, which will broadcast).
-    Returns:
-      observed_mean: Observation mean vector [batch size x observation
-          dimension]
-      observed_var: Observation covariance [batch size x observation dimension x
-          observation dimension]
+    def with_batched_noise():
+      return kept + tf1.matmul(tf1.matmul(gain_t, noise, adjoint_a=True), gain_t)
 
-    """
-    observed_mean = V1.squeeze(
-        V1.matmul(
-            V1.expand_dims(state_mean, 1),
-            observation_model,
-            adjoint_b=True),
-        axis=[1])
-    observed_var = V1.matmul(
-        V1.matmul(observation_model, state_var),
-        observation_model,
-        adjoint_b=True)
-    observed_var += observation_noise
-    return observed_mean, observed_var
+    def with_one_noise_matrix():
+      return kept + tf1.matmul(math_utils.batch_times_matrix(gain_t, noise, adj_x=True), gain_t)
+
+    rank = noise.get_shape().ndims
+    if rank is None:
+      return tf1.cond(tf1.equal(tf1.rank(noise), 2), with_one_noise_matrix, with_batched_noise)
+    return with_one_noise_matrix() if rank == 2 else with_batched_noise()
+
+  def observed_from_state(self, state_mean, state_var, observation_model, observation_noise):
+    """The predicted observation (C m [batch, features], C P C^T + R [batch, features, features]) for state means
+    m [batch, state], covariances P and `observation_model` C [batch, features, state]; `observation_noise` R is
+    [batch, features, features] or anything that broadcasts to it (0 for none)."""
+    mean = tf1.squeeze(tf1.matmul(tf1.expand_dims(state_mean, 1), observation_model, adjoint_b=True), axis=[1])
+    covariance = tf1.matmul(tf1.matmul(observation_model, state_var), observation_model, adjoint_b=True)
+    covariance += observation_noise
+    return mean, covariance

@@ -1,257 +1,131 @@
-"""`tf.contrib.timeseries`' structural ensemble: level, trend, cycles and transients, TF 1.15's code.
+"""Structural time series models: level and trend, a VARMA transient and periodic components, summed.
 
-Place in the data flow (DESIGN.md): tf.compat.v1 ops, contrib.timeseries.model / math_utils <-
-**contrib.timeseries.state_space_models.structural_ensemble** <- StructuralEnsembleRegressor
+Place in the data flow (DESIGN.md): contrib.timeseries.state_space_models.{state_space_model, level_trend, periodic,
+varma} <- **contrib.timeseries.state_space_models.structural_ensemble** <- StructuralEnsembleRegressor
 (contrib.timeseries.estimators).
 
-TF 1.15's module on tf.compat.v1: `StructuralEnsemble` and `MultiResolutionStructuralEnsemble`
-(StructuralEnsembleRegressor's model) combine level_trend, periodic and varma components.
+After Scott and Varian's Bayesian structural time series (point estimates, no spike-and-slab prior):
+
+    value[t] = level[t] + sum of the cycles[t] + transient[t] + noise[t]
+    level[t] = level[t-1] + trend[t-1] + noise,  trend[t] = trend[t-1] + noise
+
+`StructuralEnsemble` cycles through `periodicity` seasonal values (a full cycle sums to zero in expectation);
+`MultiResolutionStructuralEnsemble` (StructuralEnsembleRegressor's model) cycles a fixed number of latent values
+over any, even fractional, period. What is special: with several features every component is replicated once per
+feature inside a `StateSpaceCorrelatedFeaturesEnsemble`, which learns the correlations of their transition noise, so
+the state grows with num_features * (components' sizes) and some operations are cubic in it. The variable scopes
+(`adder/feature0`, `varma`, `cycle0/feature0`, ...) are TF 1.15's, and so the checkpoint keys.
+
+References:
+  Scott, S. L. and Varian, H. R. (2014). Predicting the present with Bayesian structural time series.
+  International Journal of Mathematical Modelling and Numerical Optimisation 5(1-2), 4-23.
 """
 
 import tensorflow as tf
 
-from tf1clip.contrib.timeseries.state_space_models import state_space_model
 from tf1clip.contrib.timeseries.state_space_models import level_trend
 from tf1clip.contrib.timeseries.state_space_models import periodic
+from tf1clip.contrib.timeseries.state_space_models import state_space_model
 from tf1clip.contrib.timeseries.state_space_models import varma
 
-V1 = tf.compat.v1
+tf1 = tf.compat.v1
 
 
-def _replicate_level_trend_models(multivariate_configuration,
-                                  univariate_configuration):
-  """Helper function to construct a multivariate level/trend component."""
-  with V1.variable_scope("adder"):
-    # Construct a level and trend model for each feature, with correlated
-    # transition noise.
-    adder_features = []
-    for feature in range(multivariate_configuration.num_features):
-      with V1.variable_scope("feature{}".format(feature)):
-        adder_features.append(level_trend.AdderStateSpaceModel(
-            configuration=univariate_configuration))
-    adder_part = state_space_model.StateSpaceCorrelatedFeaturesEnsemble(
-        ensemble_members=adder_features,
-        configuration=multivariate_configuration)
-  return adder_part
+def _one_per_feature(scope, num_features, make_member, configuration):
+  """Under `scope`: `make_member()` once per feature (in scope featureN), joined with correlated noise."""
+  with tf1.variable_scope(scope):
+    members = []
+    for feature in range(num_features):
+      with tf1.variable_scope("feature{}".format(feature)):
+        members.append(make_member())
+    return state_space_model.StateSpaceCorrelatedFeaturesEnsemble(ensemble_members=members,
+                                                                   configuration=configuration)
+
+
+def _components(configuration, autoregressive_order, moving_average_order, cycle_makers):
+  """The members of a structural ensemble: level/trend, VARMA, then one component per `cycle_makers` entry (a
+  function of the univariate configuration returning one feature's cycle model)."""
+  # The components leave observation noise to the ensemble; each feature's copy is univariate.
+  components_config = configuration._replace(use_observation_noise=False)
+  feature_config = components_config._replace(num_features=1)
+  num_features = configuration.num_features
+  parts = [_one_per_feature("adder", num_features,
+                            lambda: level_trend.AdderStateSpaceModel(configuration=feature_config),
+                            components_config)]
+  with tf1.variable_scope("varma"):
+    parts.append(varma.VARMA(autoregressive_order=autoregressive_order, moving_average_order=moving_average_order,
+                             configuration=components_config))
+  for number, make_cycle in enumerate(cycle_makers):
+    parts.append(_one_per_feature("cycle{}".format(number), num_features,
+                                  lambda make_cycle=make_cycle: make_cycle(feature_config), components_config))
+  return parts
 
 
 class StructuralEnsemble(state_space_model.StateSpaceIndependentEnsemble):
-  r"""A structural state space time series model.
+  """Level, trend, a VARMA transient and one seasonal cycle per periodicity (see the module docstring).
 
-  In the spirit of:
-
-  Scott, Steven L., and Hal R. Varian. "Predicting the present with bayesian
-    structural time series." International Journal of Mathematical Modelling and
-    Numerical Optimisation 5.1-2 (2014): 4-23.
-
-  Without the spike-and-slab prior, and with point estimates of parameters
-  instead of sampling.
-
-  The model includes level, trend, seasonality, and a transient moving average.
-
-  An observation at time t is drawn according to:
-    observation_t = level_t + seasonality_t + moving_average_t
-        + observation_noise_t
-    level_t = level_{t-1} + trend_{t-1} + level_noise_t
-    trend_t = trend_{t-1} + trend_noise_t
-    seasonality_t = -\sum_{n=1}^{num_seasons-1} seasonality_{t-n} +
-        seasonality_noise_t
-    moving_average_t = transient_t
-        + \sum_{j=1}^{moving_average_order} ma_coefs_j * transient_{t - j}
-
-  `observation_noise`, `level_noise`, `trend noise`, `seasonality_noise`, and
-  `transient` are (typically scalar) Gaussian random variables whose variance is
-  learned from data, and that variance is not time dependent in this
-  implementation. Level noise is optional due to its similarity with observation
-  noise in some cases. Seasonality is enforced by constraining a full cycle of
-  seasonal variables to have zero expectation, allowing seasonality to adapt
-  over time. The moving average coefficients `ma_coefs` are learned.
-
-  When presented with a multivariate series (more than one "feature", here
-  referring to endogenous features of the series), the model is replicated
-  across these features (one copy per feature of each periodic component, and
-  one level/trend model per feature), and correlations in transition noise are
-  learned between these replicated components (see
-  StateSpaceCorrelatedFeaturesEnsemble). This is in addition to the learned
-  correlations in observation noise between features. While this is often the
-  most expressive thing to do with multiple features, it does mean that the
-  model grows quite quickly, creating and computing with square matrices with
-  each dimension equal to num_features * (sum(periodicities) +
-  moving_average_order + 3), meaning that some operations are approximately
-  cubic in this value.
+  A seasonal component with period p has p - 1 state values; a multivariate series gets every component once per
+  feature, their noise correlated, so the state dimension is num_features * (sum(periodicities) +
+  moving_average_order + 3) or so.
   """
-  # TODO(allenl): Implement partial model replication/sharing for multivariate
-  # series (to save time/memory when the series presented can be modeled as a
-  # smaller number of underlying series). Likely just a modification of the
-  # observation model so that each feature of the series is a learned linear
-  # combination of the replicated models.
 
-  def __init__(self,
-               periodicities,
-               moving_average_order,
-               autoregressive_order,
-               use_level_noise=True,
+  def __init__(self, periodicities, moving_average_order, autoregressive_order, use_level_noise=True,
                configuration=state_space_model.StateSpaceModelConfiguration()):
-    """Initialize the Basic Structural Time Series model.
+    """Builds the ensemble.
 
     Args:
-      periodicities: Number of time steps for cyclic behavior. May be a list, in
-          which case one periodic component is created for each element.
-      moving_average_order: The number of moving average coefficients to use,
-          which also defines the number of steps after which transient
-          deviations revert to the mean defined by periodic and level/trend
-          components.
-      autoregressive_order: The number of steps back for autoregression.
-      use_level_noise: Whether to model the time series as having level
-          noise. See level_noise in the model description above.
-      configuration: A StateSpaceModelConfiguration object.
+      periodicities: the period (in steps) of the seasonal component, or a list of them (one component each).
+      moving_average_order: the number of moving average coefficients, the number of steps after which a transient
+        deviation is gone.
+      autoregressive_order: the number of autoregressive coefficients.
+      use_level_noise: accepted and unused, as in TF 1.15.
+      configuration: a StateSpaceModelConfiguration.
     """
-    component_model_configuration = configuration._replace(
-        use_observation_noise=False)
-    univariate_component_model_configuration = (
-        component_model_configuration._replace(
-            num_features=1))
+    def seasonal(period):
+      return lambda feature_config: periodic.CycleStateSpaceModel(periodicity=period, configuration=feature_config)
 
-    adder_part = _replicate_level_trend_models(
-        multivariate_configuration=component_model_configuration,
-        univariate_configuration=univariate_component_model_configuration)
-    with V1.variable_scope("varma"):
-      varma_part = varma.VARMA(
-          autoregressive_order=autoregressive_order,
-          moving_average_order=moving_average_order,
-          configuration=component_model_configuration)
-
-    cycle_parts = []
-    periodicity_list = tf.nest.flatten(periodicities)
-    for cycle_number, cycle_periodicity in enumerate(periodicity_list):
-      # For each specified periodicity, construct models for each feature with
-      # correlated noise.
-      with V1.variable_scope("cycle{}".format(cycle_number)):
-        cycle_features = []
-        for feature in range(configuration.num_features):
-          with V1.variable_scope("feature{}".format(feature)):
-            cycle_features.append(periodic.CycleStateSpaceModel(
-                periodicity=cycle_periodicity,
-                configuration=univariate_component_model_configuration))
-        cycle_parts.append(
-            state_space_model.StateSpaceCorrelatedFeaturesEnsemble(
-                ensemble_members=cycle_features,
-                configuration=component_model_configuration))
-
-    super(StructuralEnsemble, self).__init__(
-        ensemble_members=[adder_part, varma_part] + cycle_parts,
-        configuration=configuration)
+    members = _components(configuration, autoregressive_order, moving_average_order,
+                          [seasonal(period) for period in tf.nest.flatten(periodicities)])
+    super(StructuralEnsemble, self).__init__(ensemble_members=members, configuration=configuration)
 
 
-# TODO(allenl): Implement a multi-resolution moving average component to
-# decouple model size from the length of transient deviations.
-class MultiResolutionStructuralEnsemble(
-    state_space_model.StateSpaceIndependentEnsemble):
-  """A structural ensemble modeling arbitrary periods with a fixed model size.
+class MultiResolutionStructuralEnsemble(state_space_model.StateSpaceIndependentEnsemble):
+  """Like StructuralEnsemble, with cycles of a fixed size over any period (periodic.ResolutionCycleModel).
 
-  See periodic.ResolutionCycleModel, which allows a fixed number of latent
-  values to cycle at multiple/variable resolutions, for more details on the
-  difference between MultiResolutionStructuralEnsemble and
-  StructuralEnsemble. With `cycle_num_latent_values` (controlling model size)
-  equal to `periodicities` (controlling the time over which these values
-  complete a full cycle), the models are
-  equivalent. MultiResolutionStructuralEnsemble allows `periodicities` to vary
-  while the model size remains fixed. Note that high `periodicities` without a
-  correspondingly high `cycle_num_latent_values` means that the modeled series
-  must have a relatively smooth periodic component.
-
-  Multiple features are handled the same way as in StructuralEnsemble (one
-  replication per feature, with correlations learned between the replicated
-  models). This strategy produces a very flexible model, but means that series
-  with many features may be slow to train.
-
-  Model size (the state dimension) is:
-    num_features * (sum(cycle_num_latent_values)
-      + max(moving_average_order + 1, autoregressive_order) + 2)
+  `cycle_num_latent_values` sets the size, `periodicities` the time a cycle takes; with the two equal this is
+  StructuralEnsemble. Long periods with few latent values model smooth seasonality only. The state dimension is
+  num_features * (sum(cycle_num_latent_values) + max(moving_average_order + 1, autoregressive_order) + 2).
   """
 
-  def __init__(self,
-               cycle_num_latent_values,
-               moving_average_order,
-               autoregressive_order,
-               periodicities,
-               use_level_noise=True,
-               configuration=state_space_model.StateSpaceModelConfiguration()):
-    """Initialize the multi-resolution structural ensemble.
+  def __init__(self, cycle_num_latent_values, moving_average_order, autoregressive_order, periodicities,
+               use_level_noise=True, configuration=state_space_model.StateSpaceModelConfiguration()):
+    """Builds the ensemble.
 
     Args:
-      cycle_num_latent_values: Controls the model size and the number of latent
-          values cycled between (but not the periods over which they cycle).
-          Reducing this parameter can save significant amounts of memory, but
-          the tradeoff is with resolution: cycling between a smaller number of
-          latent values means that only smoother functions can be modeled. For
-          multivariate series, may either be a scalar integer (in which case it
-          is applied to all periodic components) or a list with length matching
-          `periodicities`.
-      moving_average_order: The number of moving average coefficients to use,
-          which also defines the number of steps after which transient
-          deviations revert to the mean defined by periodic and level/trend
-          components. Adds to model size.
-      autoregressive_order: The number of steps back for
-          autoregression. Learning autoregressive coefficients typically
-          requires more steps and a smaller step size than other components.
-      periodicities: Same meaning as for StructuralEnsemble: number of steps for
-          cyclic behavior. Floating point and Tensor values are supported. May
-          be a list of values, in which case one component is created for each
-          periodicity. If `periodicities` is a list while
-          `cycle_num_latent_values` is a scalar, its value is broadcast to each
-          periodic component. Otherwise they should be lists of the same length,
-          in which case they are paired.
-      use_level_noise: See StructuralEnsemble.
-      configuration: A StateSpaceModelConfiguration object.
+      cycle_num_latent_values: the number of latent values each cycle moves through: one for all cycles, or a list
+        paired with `periodicities`.
+      moving_average_order: the number of moving average coefficients (adds to the state).
+      autoregressive_order: the number of autoregressive coefficients (they need more, smaller training steps).
+      periodicities: the period of each cycle in steps (floats and Tensors too); a value or a list; None for none.
+      use_level_noise: accepted and unused, as in TF 1.15.
+      configuration: a StateSpaceModelConfiguration.
     Raises:
-      ValueError: If `cycle_num_latent_values` is neither a scalar nor agrees in
-          size with `periodicities`.
+      ValueError: `cycle_num_latent_values` is a list whose length is not that of `periodicities`.
     """
-    component_model_configuration = configuration._replace(
-        use_observation_noise=False)
-    univariate_component_model_configuration = (
-        component_model_configuration._replace(
-            num_features=1))
-
-    adder_part = _replicate_level_trend_models(
-        multivariate_configuration=component_model_configuration,
-        univariate_configuration=univariate_component_model_configuration)
-    with V1.variable_scope("varma"):
-      varma_part = varma.VARMA(
-          autoregressive_order=autoregressive_order,
-          moving_average_order=moving_average_order,
-          configuration=component_model_configuration)
-
-    cycle_parts = []
-    if periodicities is None:
-      periodicities = []
-    periodicity_list = tf.nest.flatten(periodicities)
-    latent_values_list = tf.nest.flatten(cycle_num_latent_values)
-    if len(periodicity_list) != len(latent_values_list):
-      if len(latent_values_list) != 1:
+    periods = tf.nest.flatten([] if periodicities is None else periodicities)
+    sizes = tf.nest.flatten(cycle_num_latent_values)
+    if len(sizes) != len(periods):
+      if len(sizes) != 1:
         raise ValueError(
-            ("`cycle_num_latent_values` must either be a list with the same "
-             "size as `periodicity` or a scalar. Received length {} "
-             "`cycle_num_latent_values`, while `periodicities` has length {}.")
-            .format(len(latent_values_list), len(periodicity_list)))
-      latent_values_list *= len(periodicity_list)
-    for cycle_number, (cycle_periodicity, num_latent_values) in enumerate(
-        zip(periodicity_list, latent_values_list)):
-      with V1.variable_scope("cycle{}".format(cycle_number)):
-        cycle_features = []
-        for feature in range(configuration.num_features):
-          with V1.variable_scope("feature{}".format(feature)):
-            cycle_features.append(
-                periodic.ResolutionCycleModel(
-                    num_latent_values=num_latent_values,
-                    periodicity=cycle_periodicity,
-                    configuration=univariate_component_model_configuration))
-        cycle_parts.append(
-            state_space_model.StateSpaceCorrelatedFeaturesEnsemble(
-                ensemble_members=cycle_features,
-                configuration=component_model_configuration))
+            "`cycle_num_latent_values` must either be a list with the same size as `periodicity` or a scalar. "
+            "Received length {} `cycle_num_latent_values`, while `periodicities` has length {}.".format(
+                len(sizes), len(periods)))
+      sizes = sizes * len(periods)
 
-    super(MultiResolutionStructuralEnsemble, self).__init__(
-        ensemble_members=[adder_part, varma_part] + cycle_parts,
-        configuration=configuration)
+    def resolution_cycle(period, size):
+      return lambda feature_config: periodic.ResolutionCycleModel(
+          num_latent_values=size, periodicity=period, configuration=feature_config)
+
+    members = _components(configuration, autoregressive_order, moving_average_order,
+                          [resolution_cycle(period, size) for period, size in zip(periods, sizes)])
+    super(MultiResolutionStructuralEnsemble, self).__init__(ensemble_members=members, configuration=configuration)

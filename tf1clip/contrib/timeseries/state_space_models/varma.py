@@ -1,38 +1,20 @@
-r"""`tf.contrib.timeseries`' VARMA state space model (vector autoregression), TF 1.15's code.
+r"""Vector ARMA as a state space model: the transient component of the structural ensembles.
 
-Place in the data flow (DESIGN.md): tf.compat.v1 ops, contrib.timeseries.model / math_utils <-
-**contrib.timeseries.state_space_models.varma** <- StructuralEnsembleRegressor (contrib.timeseries.estimators).
+Place in the data flow (DESIGN.md): contrib.timeseries.math_utils, state_space_models.state_space_model <-
+**contrib.timeseries.state_space_models.varma** <- structural_ensemble (StructuralEnsembleRegressor's model).
 
-TF 1.15's module on tf.compat.v1, with its model description:
+The state is b = max(ar_order, ma_order + 1) blocks y_1..y_b of num_features values each (1-based, as in TF 1.15):
 
-Implements the following model (num_blocks = max(ar_order, ma_order + 1)):
+    y_1(t) = sum_{i <= ar_order} AR_i y_i(t - 1)             (all the AR coefficients act on the observed block)
+    y_i(t) = y_{i-1}(t - 1) + MA_{i-1} e(t)   for 1 < i < b    (earlier blocks shift down, collecting noise)
+    y_b(t) = y_{b-1}(t - 1) + e(t),            e(t) ~ N(0, learned covariance)
 
-  y(t, 1) = \sum_{i=1}^{ar_order} ar_coefs[i] * y(t - 1, i)
-  y(t, i) = y(t - 1, i - 1) + ma_coefs[i - 1] * e(t) for 1 < i < num_blocks
-  y(t, num_blocks) = y(t - 1, num_blocks - 1) + e(t)
-
-Where e(t) are Gaussian with zero mean and learned covariance.
-
-Each element of ar_coefs and ma_coefs is a [num_features x num_features]
-matrix. Each y(t, i) is a vector of length num_features. Indices in the above
-equations are one-based. Initial conditions y(0, i) come from prior state (which
-may either be learned or left as a constant with high prior covariance).
-
-If ar_order > ma_order, the observation model is:
-  y(t, 1) + observation_noise(t)
-
-If ma_order >= ar_order, it is (to observe the moving average component):
-  y(t, 1) + y(t, num_blocks) + observation_noise(t)
-
-Where observation_noise(t) are Gaussian with zero mean and learned covariance.
-
-This implementation uses a formulation which puts all of the autoregressive
-coefficients in the transition equation for the observed component, which
-enables learning using truncated backpropagation. Noise is not applied directly
-to the observed component (with the exception of standard observation noise),
-which further aids learning of the autoregressive coefficients when VARMA is in
-an ensemble with other models (in which case having an observation noise term is
-usually unavoidable).
+The model observes y_1, and also y_b when ma_order >= ar_order (to catch the moving average errors as they reach
+the end of the state), plus observation noise. What is special: the AR coefficients sit in the transition of the
+observed block, so truncated backpropagation learns them, and no noise enters the observed block directly (which
+helps when the ensemble has observation noise); transition noise starts near the data's variance rather than low,
+since here it also stands for deviations from the expectation. Variables `ar_coefs` (zeros) and `ma_coefs`
+(identities) as in TF 1.15.
 """
 
 import tensorflow as tf
@@ -40,27 +22,20 @@ import tensorflow as tf
 from tf1clip.contrib.timeseries import math_utils
 from tf1clip.contrib.timeseries.state_space_models import state_space_model
 
-V1 = tf.compat.v1
+tf1 = tf.compat.v1
 
 
 class VARMA(state_space_model.StateSpaceModel):
-  """A VARMA model implementation as a special case of the state space model."""
+  """VARMA(autoregressive_order, moving_average_order) over all features (see the module docstring)."""
 
-  def __init__(self,
-               autoregressive_order,
-               moving_average_order,
+  def __init__(self, autoregressive_order, moving_average_order,
                configuration=state_space_model.StateSpaceModelConfiguration()):
-    """Construct a VARMA model.
-
-    The size of the latent state for this model is:
-      num_features * max(autoregressive_order, moving_average_order + 1)
-    Square matrices of this size are constructed and multiplied.
+    """Builds the model: a state of num_features * max(autoregressive_order, moving_average_order + 1) values.
 
     Args:
-      autoregressive_order: The maximum autoregressive lag.
-      moving_average_order: The maximum moving average lag, after which
-        transient deviations are expected to return to their long-term mean.
-      configuration: A StateSpaceModelConfiguration object.
+      autoregressive_order: the largest autoregressive lag.
+      moving_average_order: the largest moving average lag (after it, a deviation is gone).
+      configuration: a StateSpaceModelConfiguration.
     """
     self.ar_order = autoregressive_order
     self.ma_order = moving_average_order
@@ -68,116 +43,53 @@ class VARMA(state_space_model.StateSpaceModel):
     super(VARMA, self).__init__(configuration=configuration)
     self.state_dimension = self.state_num_blocks * self.num_features
 
+  def _identity(self):
+    return tf1.eye(self.num_features, dtype=self.dtype)
+
   def _define_parameters(self, observation_transition_tradeoff_log=None):
-    with V1.variable_scope(self._variable_scope):
-      # TODO(allenl): Evaluate parameter transformations for AR/MA coefficients
-      # which improve interpretability/stability.
-      self.ar_coefs = V1.get_variable(
-          name="ar_coefs",
-          shape=[self.num_features, self.num_features, self.ar_order],
-          dtype=self.dtype,
-          initializer=V1.zeros_initializer())
-      self.ma_coefs = V1.get_variable(
-          name="ma_coefs",
-          initializer=V1.tile(
-              V1.eye(self.num_features, dtype=self.dtype)[None, :, :],
-              [self.ma_order, 1, 1]),
-          dtype=self.dtype)
-    super(VARMA, self)._define_parameters(
-        observation_transition_tradeoff_log=observation_transition_tradeoff_log)
+    features = self.num_features
+    with tf1.variable_scope(self._variable_scope):
+      self.ar_coefs = tf1.get_variable(name="ar_coefs", shape=[features, features, self.ar_order],
+                                       dtype=self.dtype, initializer=tf1.zeros_initializer())
+      self.ma_coefs = tf1.get_variable(name="ma_coefs", dtype=self.dtype,
+                                       initializer=tf1.tile(self._identity()[None, :, :], [self.ma_order, 1, 1]))
+    super(VARMA, self)._define_parameters(observation_transition_tradeoff_log=observation_transition_tradeoff_log)
 
   def get_state_transition(self):
-    """Construct state transition matrix from VARMA parameters.
-
-    Returns:
-      the state transition matrix. It has shape
-        [self.state_dimension, self.state_dimension].
-    """
-    # Pad any unused AR blocks with zeros. The extra state is necessary if
-    # ma_order >= ar_order.
-    ar_coefs_padded = V1.reshape(
-        V1.pad(self.ar_coefs,
-                      [[0, 0], [0, 0],
-                       [0, self.state_num_blocks - self.ar_order]]),
-        [self.num_features, self.state_dimension])
-    shift_matrix = V1.pad(
-        V1.eye(
-            (self.state_num_blocks - 1) * self.num_features, dtype=self.dtype),
-        [[0, 0], [0, self.num_features]])
-    return V1.concat([ar_coefs_padded, shift_matrix], axis=0)
+    """[state dimension, state dimension]: the AR coefficients (zero for lags past ar_order) in the first block
+    row, a shift of every block down by one below."""
+    features, blocks = self.num_features, self.state_num_blocks
+    ar_row = tf1.reshape(tf1.pad(self.ar_coefs, [[0, 0], [0, 0], [0, blocks - self.ar_order]]),
+                         [features, self.state_dimension])
+    shift_down = tf1.pad(tf1.eye((blocks - 1) * features, dtype=self.dtype), [[0, 0], [0, features]])
+    return tf1.concat([ar_row, shift_down], axis=0)
 
   def get_noise_transform(self):
-    """Construct state noise transform matrix from VARMA parameters.
-
-    Returns:
-      the state noise transform matrix. It has shape
-        [self.state_dimension, self.num_features].
-    """
-    # Noise is broadcast, through the moving average coefficients, to
-    # un-observed parts of the latent state.
-    ma_coefs_padded = V1.reshape(
-        V1.pad(self.ma_coefs,
-                      [[self.state_num_blocks - 1 - self.ma_order, 0], [0, 0],
-                       [0, 0]]),
-        [(self.state_num_blocks - 1) * self.num_features, self.num_features],
-        name="noise_transform")
-    # Deterministically apply noise to the oldest component.
-    return V1.concat(
-        [ma_coefs_padded,
-         V1.eye(self.num_features, dtype=self.dtype)],
-        axis=0)
+    """[state dimension, num features]: no noise into the observed block, the MA coefficients into the blocks
+    after it (the last ma_order of them) and the noise itself into the last block."""
+    features, blocks = self.num_features, self.state_num_blocks
+    ma_rows = tf1.reshape(tf1.pad(self.ma_coefs, [[blocks - 1 - self.ma_order, 0], [0, 0], [0, 0]]),
+                          [(blocks - 1) * features, features], name="noise_transform")
+    return tf1.concat([ma_rows, self._identity()], axis=0)
 
   def get_observation_model(self, times):
-    """Construct observation model matrix from VARMA parameters.
+    """[num features, state dimension]: the first block, plus the last when ma_order >= ar_order (`times` is
+    unused; the base class broadcasts over the batch)."""
+    del times
+    features, blocks = self.num_features, self.state_num_blocks
+    if self.ar_order > self.ma_order or blocks < 2:
+      return tf1.pad(self._identity(), [[0, 0], [0, features * (blocks - 1)]], name="observation_model")
+    first_block = tf1.pad(self._identity(), [[0, 0], [0, features * (blocks - 2)]])
+    return tf1.concat([first_block, self._identity()], axis=1, name="observation_model")
 
-    Args:
-      times: A [batch size] vector indicating the times observation models are
-          requested for. Unused.
-    Returns:
-      the observation model matrix. It has shape
-        [self.num_features, self.state_dimension].
-    """
-    del times  # StateSpaceModel will broadcast along the batch dimension
-    if self.ar_order > self.ma_order or self.state_num_blocks < 2:
-      return V1.pad(
-          V1.eye(self.num_features, dtype=self.dtype),
-          [[0, 0], [0, self.num_features * (self.state_num_blocks - 1)]],
-          name="observation_model")
+  def get_state_transition_noise_covariance(self, minimum_initial_variance=1e-5):
+    """The learned noise covariance, starting at the data's mean start variance (at least
+    `minimum_initial_variance`) rather than low: in VARMA transition noise is also the deviation from the mean."""
+    if self._input_statistics is None:
+      log_scale = 0.
     else:
-      # Add a second observed component which "catches" the accumulated moving
-      # average errors as they reach the end of the state. If ar_order >
-      # ma_order, this is unnecessary, since accumulated errors cycle naturally.
-      return V1.concat(
-          [
-              V1.pad(
-                  V1.eye(self.num_features, dtype=self.dtype),
-                  [[0, 0], [0,
-                            self.num_features * (self.state_num_blocks - 2)]]),
-              V1.eye(self.num_features, dtype=self.dtype)
-          ],
-          axis=1,
-          name="observation_model")
-
-  def get_state_transition_noise_covariance(
-      self, minimum_initial_variance=1e-5):
-    # Most state space models use only an explicit observation noise term to
-    # model deviations from expectations, and so a low initial transition noise
-    # parameter is helpful there. Since deviations from expectations are also
-    # modeled as transition noise in VARMA, we set its initial value based on a
-    # slight over-estimate empirical observation noise.
-    if self._input_statistics is not None:
-      feature_variance = self._scale_variance(
-          self._input_statistics.series_start_moments.variance)
-      initial_transition_noise_scale = V1.log(
-          V1.maximum(
-              V1.reduce_mean(feature_variance), minimum_initial_variance))
-    else:
-      initial_transition_noise_scale = 0.
-    state_noise_transform = V1.convert_to_tensor(
-        self.get_noise_transform(), dtype=self.dtype)
-    state_noise_dimension = V1.dimension_value(
-        state_noise_transform.shape[1])
-    return math_utils.variable_covariance_matrix(
-        state_noise_dimension, "state_transition_noise",
-        dtype=self.dtype,
-        initial_overall_scale_log=initial_transition_noise_scale)
+      start_variance = self._scale_variance(self._input_statistics.series_start_moments.variance)
+      log_scale = tf1.log(tf1.maximum(tf1.reduce_mean(start_variance), minimum_initial_variance))
+    noise_dimension = tf1.dimension_value(self._as_tensor(self.get_noise_transform()).shape[1])
+    return math_utils.variable_covariance_matrix(noise_dimension, "state_transition_noise", dtype=self.dtype,
+                                                 initial_overall_scale_log=log_scale)
