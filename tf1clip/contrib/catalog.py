@@ -768,8 +768,6 @@ _serve("tfprof.model_analyzer", "tf1clip.contrib.tfprof.model_analyzer:", "advis
 _serve("tfprof.tfprof_logger", "tf1clip.contrib.tfprof.tfprof_logger:", "write_op_log")
 _serve("recurrent", "tf1clip.contrib.recurrent:", "Recurrent functional_rnn bidirectional_functional_rnn")
 _serve("saved_model", "tf1clip.contrib.saved_model:", "save_keras_model load_keras_model")
-_serve("quantize", "tf1clip.contrib.quantize:", """
-    create_training_graph create_eval_graph experimental_create_training_graph experimental_create_eval_graph""")
 _serve("util", "tf1clip.contrib.util:", "loader")
 _serve("util.loader", "tf1clip.contrib.util.loader:", "load_op_library")
 _serve("tensorboard", "tf1clip.contrib.tensorboard:", "plugins")

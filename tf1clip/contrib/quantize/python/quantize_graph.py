@@ -11,8 +11,8 @@ Call them before adding gradients / an optimizer: a graph that already has train
 
 import tensorflow as tf
 
-import tf1clip.contrib.quantize.fold_batch_norms as fold_batch_norms
-import tf1clip.contrib.quantize.quantize as quantize
+import tf1clip.contrib.quantize.python.fold_batch_norms as fold_batch_norms
+import tf1clip.contrib.quantize.python.quantize as quantize
 
 V1 = tf.compat.v1
 

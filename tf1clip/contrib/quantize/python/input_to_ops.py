@@ -10,7 +10,7 @@ not updated as the rewrite inserts ops (insertion points are never adjacent, so 
 
 import collections
 
-import tf1clip.contrib.quantize.common as common
+import tf1clip.contrib.quantize.python.common as common
 
 # pylint: disable=invalid-name  (TF 1.15's CamelCase function names)
 

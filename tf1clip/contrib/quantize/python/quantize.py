@@ -17,10 +17,10 @@ import re
 
 import tensorflow as tf
 
-import tf1clip.contrib.quantize.common as common
-import tf1clip.contrib.quantize.graph_matcher as graph_matcher
-import tf1clip.contrib.quantize.input_to_ops as input_to_ops
-import tf1clip.contrib.quantize.quant_ops as quant_ops
+import tf1clip.contrib.quantize.python.common as common
+import tf1clip.contrib.quantize.python.graph_matcher as graph_matcher
+import tf1clip.contrib.quantize.python.input_to_ops as input_to_ops
+import tf1clip.contrib.quantize.python.quant_ops as quant_ops
 
 V1 = tf.compat.v1
 
