@@ -1,187 +1,152 @@
-"""`tf.contrib.quantize`'s graph_matcher: tree patterns of op types matched against a tf.Graph (TF 1.15's code).
+"""Tree patterns over op types, TF 1.15's `tensorflow/contrib/quantize/python/graph_matcher.py` rewritten.
 
-Place in the data flow (DESIGN.md): tf.Graph <- **contrib.quantize.graph_matcher** <- fold_batch_norms / quantize
-<- quantize_graph <- compat <- cli.
+A pattern describes an expression that ends at one op: `OpTypePattern('Relu|Relu6', inputs=[...])` is an op of one
+of those types (or of any type, '*') whose inputs match the input patterns (in order, or in any order with
+`ordered_inputs=False`; no `inputs` accepts any); `OneofPattern([...])` is the first of its sub-patterns that
+matches. `GraphMatcher(pattern).match_graph(graph)` yields a `MatchResult` for each op, in the graph's order,
+where the pattern matches; it maps each matched pattern (or its `name`) to its op and the tensor its parent read.
 
-`OpTypePattern(op_type, inputs=[...], ordered_inputs=)` matches an op whose type is one of `op_type` ('A|B', or
-'*') and whose inputs match the input patterns (in any order when `ordered_inputs=False`); `OneofPattern` matches
-the first sub-pattern that matches. `GraphMatcher(pattern).match_graph(graph)` yields a `MatchResult` (pattern ->
-op and tensor) for each op of the graph, in creation order, that matches.
+As in TF 1.15, trying the input orders of an unordered pattern keeps what the inputs that matched bound in an order
+that failed later (a later order binds the same patterns again when it succeeds); fold_batch_norms and quantize
+depend on the matches being exactly TF 1.15's.
 """
 
 import abc
 import itertools
 
+_MAX_INPUTS = 8
+
 
 class Pattern(abc.ABC):
-  """The parent class of all patterns (e.g. OpTypePattern and OneofPattern)."""
+  """A pattern an op (and the expression ending at it) can match."""
 
   @abc.abstractmethod
   def match(self, op, tensor):
-    """Returns the result of matching op/tensor against this pattern."""
-    raise NotImplementedError('Method "match" not implemented.')
+    """A `MatchResult` if `op` (read as `tensor` by the parent) matches, else None."""
 
 
 class OpTypePattern(Pattern):
-  """A tree pattern that matches TF expressions with certain op types."""
+  """An op of the given type(s) whose inputs match the given patterns."""
 
   def __init__(self, op_type, name=None, inputs=None, ordered_inputs=True):
-    """A pattern of op type `op_type` ('Conv2D', '*' or 'Relu|Relu6') whose inputs match `inputs`.
+    """A pattern of op type `op_type`: a type, '*' (any), or types joined by '|' ('Relu|Relu6').
 
     Args:
-      op_type: the allowed types of the root: a type, '*', or types separated by '|'.
-      name: optional name to look the pattern up in a MatchResult.
-      inputs: optional list of `Pattern`s or op-type strings for the inputs; None accepts any inputs.
-      ordered_inputs: if False, any permutation of the inputs may match.
+      op_type: the types the op may have.
+      name: a name to look the match up by in a `MatchResult`.
+      inputs: patterns (or op-type strings) the op's inputs must match, one per input; None or [] accepts any.
+      ordered_inputs: False accepts any order of the inputs.
 
     Raises:
-      ValueError: more than 8 inputs.
+      ValueError: more than 8 input patterns (their orders would be too many to try).
     """
-    self._op_type = op_type
-    self._name = name
-    if inputs is None:
-      inputs = []
-    if len(inputs) > 8:
+    inputs = list(inputs or [])
+    if len(inputs) > _MAX_INPUTS:
       raise ValueError('Only < 8 inputs are allowed when ordered_inputs is False.')
-    self._inputs = [
-        input_pattern if isinstance(input_pattern, Pattern) else OpTypePattern(input_pattern)
-        for input_pattern in inputs
-    ]
-    self._ordered_inputs = ordered_inputs
+    self._types = None if op_type == '*' else frozenset(op_type.split('|'))
+    self._name = name
+    self._inputs = [p if isinstance(p, Pattern) else OpTypePattern(p) for p in inputs]
+    self._ordered = ordered_inputs
 
   @property
   def name(self):
     return self._name
 
   def match(self, op, tensor):
-    if self._op_type != '*':
-      if op.type not in self._op_type.split('|'):
-        return None
-
-    match_result = MatchResult()
-    match_result.add(self, op, tensor)
-
+    if self._types is not None and op.type not in self._types:
+      return None
+    result = MatchResult()
+    result.add(self, op, tensor)
     if not self._inputs:
-      # If pattern.inputs is empty, skips the rest and accepts all the inputs.
-      return match_result
-
+      return result
     if len(op.inputs) != len(self._inputs):
       return None
-
-    input_patterns_list = [self._inputs]
-    # If order doesn't matter for the inputs, then make sure we match at least one permutation of the inputs.
-    if not self._ordered_inputs:
-      input_patterns_list = list(itertools.permutations(self._inputs))
-
-    for input_patterns in input_patterns_list:
-      match_failed = False
-      for input_tensor, input_pattern in zip(op.inputs, input_patterns):
-        input_match_result = input_pattern.match(input_tensor.op, input_tensor)
-        if input_match_result is None:
-          match_failed = True
-          break
-        match_result.merge_from(input_match_result)
-      if not match_failed:
-        return match_result
+    orders = [self._inputs] if self._ordered else itertools.permutations(self._inputs)
+    for order in orders:
+      if all(_bind(result, pattern, t) for t, pattern in zip(op.inputs, order)):
+        return result
     return None
 
 
+def _bind(result, pattern, tensor):
+  """Whether `tensor`'s op matches `pattern`; a match is merged into `result`."""
+  found = pattern.match(tensor.op, tensor)
+  if found is None:
+    return False
+  result.merge_from(found)
+  return True
+
+
 class OneofPattern(Pattern):
-  """Matches one of the given sub-patterns."""
+  """The first of `sub_patterns` that matches."""
 
   def __init__(self, sub_patterns):
-    self._sub_patterns = sub_patterns
+    self._sub_patterns = list(sub_patterns)
 
   def match(self, op, tensor):
-    for sub_pattern in self._sub_patterns:
-      match_result = sub_pattern.match(op, tensor)
-      if match_result is not None:
-        return match_result
+    for pattern in self._sub_patterns:
+      found = pattern.match(op, tensor)
+      if found is not None:
+        return found
     return None
 
 
 class MatchResult(object):
-  """The result of a match: a map from Pattern (or its name) to the matching op and tensor.
+  """Pattern (or pattern name) -> the op it matched and the tensor of that op its parent pattern's op read.
 
-  When the matching op has several outputs, the matching tensor is the output the parent pattern's op reads.
+  An op with several outputs can match: the tensor says which output was read (None for the root).
   """
 
   def __init__(self):
-    self._pattern_to_op_tensor = {}
-    self._name_to_pattern = {}
+    self._bound = {}
+    self._names = {}
 
   def add(self, pattern, op, tensor):
-    self._pattern_to_op_tensor[pattern] = op, tensor
+    """Binds `pattern` to `op` and `tensor`; ValueError if its name is another pattern's already."""
     if pattern.name is not None:
-      if pattern.name in self._name_to_pattern:
+      if self._names.get(pattern.name, pattern) is not pattern:
         raise ValueError('Name %s is already bound to another pattern' % pattern.name)
-      self._name_to_pattern[pattern.name] = pattern
+      self._names[pattern.name] = pattern
+    self._bound[pattern] = (op, tensor)
 
-  def _to_pattern(self, pattern_or_name):
-    if isinstance(pattern_or_name, Pattern):
-      return pattern_or_name
-
+  def _lookup(self, pattern_or_name):
     if isinstance(pattern_or_name, str):
-      if pattern_or_name not in self._name_to_pattern:
-        return None
-      return self._name_to_pattern[pattern_or_name]
-
-    raise ValueError('pattern_or_name has type %s. Expect Pattern or str.' % type(pattern_or_name))
-
-  def _get_op_tensor(self, pattern_or_name):
-    pattern = self._to_pattern(pattern_or_name)
-    if pattern is None:
-      return None
-
-    if pattern not in self._pattern_to_op_tensor:
-      return None
-
-    return self._pattern_to_op_tensor[pattern]
+      pattern_or_name = self._names.get(pattern_or_name)
+    elif not isinstance(pattern_or_name, Pattern):
+      raise ValueError('pattern_or_name has type %s. Expect Pattern or str.' % type(pattern_or_name))
+    return self._bound.get(pattern_or_name, (None, None))
 
   def get_op(self, pattern_or_name):
-    op_tensor = self._get_op_tensor(pattern_or_name)
-    return op_tensor[0] if op_tensor else None
+    """The op `pattern_or_name` matched, or None."""
+    return self._lookup(pattern_or_name)[0]
 
   def get_tensor(self, pattern_or_name):
-    op_tensor = self._get_op_tensor(pattern_or_name)
-    return op_tensor[1] if op_tensor else None
+    """The tensor `pattern_or_name` matched, or None."""
+    return self._lookup(pattern_or_name)[1]
 
   def merge_from(self, other_match_result):
-    # pylint: disable=protected-access
-    self._pattern_to_op_tensor.update(other_match_result._pattern_to_op_tensor)
-    self._name_to_pattern.update(other_match_result._name_to_pattern)
-    # pylint: enable=protected-access
+    """Adds every binding of `other_match_result` (a later binding of a pattern wins)."""
+    self._bound.update(other_match_result._bound)  # pylint: disable=protected-access
+    self._names.update(other_match_result._names)  # pylint: disable=protected-access
 
 
 class GraphMatcher(object):
-  """Checks if a particular subgraph matches a given pattern."""
+  """Finds where one pattern matches."""
 
   def __init__(self, pattern):
-    """A matcher of `pattern` (a `Pattern`)."""
     self._pattern = pattern
-
-  def _match_pattern(self, pattern, op, tensor):
-    """Whether the expression rooted at `op` matches `pattern` (the match is merged into the result)."""
-    match_result = pattern.match(op, tensor)
-    if match_result is None:
-      return False
-    self._match_result.merge_from(match_result)
-    return True
 
   def match_op(self, op):
     """A `MatchResult` if `op` matches the pattern, else None."""
-    self._match_result = MatchResult()
-    if not self._match_pattern(self._pattern, op, tensor=None):
-      return None
-    return self._match_result
+    return self._pattern.match(op, None)
 
   def match_ops(self, ops):
-    """Yields a `MatchResult` for each op of `ops` that matches the pattern."""
+    """Yields a `MatchResult` for each of `ops` that matches, in order."""
     for op in ops:
-      match_result = self.match_op(op)
-      if match_result:
-        yield match_result
+      found = self.match_op(op)
+      if found is not None:
+        yield found
 
   def match_graph(self, graph):
-    """Yields a `MatchResult` for each op of `graph` that matches the pattern."""
+    """Yields a `MatchResult` for each op of `graph` that matches, in the graph's order."""
     yield from self.match_ops(graph.get_operations())
