@@ -160,6 +160,11 @@ def bad_delay(delay):
     slim_net(True, fc_only=True)
     Q.create_training_graph(quant_delay=delay)
 
+def bad_freeze(delay):
+  with tf.Graph().as_default():
+    slim_net(True, fc_only=True)
+    Q.experimental_create_training_graph(freeze_bn_delay=delay)
+
 report_errors("errors", [
     ("twice_training", lambda: twice(lambda: Q.create_training_graph())),
     ("twice_eval", lambda: twice(lambda: Q.create_eval_graph())),
@@ -168,6 +173,10 @@ report_errors("errors", [
     ("delay_string", lambda: bad_delay("3")),
     ("delay_negative", lambda: bad_delay(-2)),
     ("delay_float", lambda: bad_delay(1.5)),
+    ("delay_numpy_int", lambda: bad_delay(np.int64(2))),
+    ("freeze_float", lambda: bad_freeze(1.5)),
+    ("freeze_string", lambda: bad_freeze("2")),
+    ("freeze_numpy_int", lambda: bad_freeze(np.int32(2))),
     ("not_a_graph", lambda: Q.create_eval_graph(input_graph=3)),
 ])
 '''

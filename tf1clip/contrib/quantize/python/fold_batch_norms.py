@@ -18,6 +18,8 @@ Special here:
   training batch norm gets the gradient `FoldFusedBatchNormGrad`. TF 1.15 set the op's `_gradient_op_type`
   attribute after the op existed, and so does this module, through `tf.Operation._set_attr` (TensorFlow 2.21 has no
   public way to change an existing op's attribute).
+- under TensorFlow 2.21 a TF1 script's training FusedBatchNormV3 reads the moving mean / variance as its mean /
+  variance inputs (TF 1.15's read empty constants); training folds read its batch-statistics outputs either way.
 - the batch variance is un-Bessel-corrected (`Undo_Bessel_Correction`) for every match TF 1.15's matcher found,
   duplicates included, so the graph has the same (partly dangling) ops TF 1.15's had.
 """

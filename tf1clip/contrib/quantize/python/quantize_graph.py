@@ -1,285 +1,128 @@
-"""`tf.contrib.quantize`'s quantize_graph: the public rewrites for quantization-aware training (TF 1.15's code).
+"""The four public rewrites, TF 1.15's `tensorflow/contrib/quantize/python/quantize_graph.py` rewritten.
 
-Place in the data flow (DESIGN.md): fold_batch_norms, quantize <- **contrib.quantize.quantize_graph** <-
-compat <- cli.
+Each rewrites a graph in place for quantization-aware training or evaluation: first the batch norms are folded
+into the layers before them (fold_batch_norms), then FakeQuant ops with `min` / `max` variables are put after
+weights and activations (quantize). The variables join GLOBAL_VARIABLES, so a Saver made afterwards saves them.
+Tensors and ops a caller held before the rewrite may no longer be read by the graph's later ops.
 
-`create_training_graph(input_graph=None, quant_delay=0)` / `create_eval_graph(input_graph=None)` and their
-`experimental_` variants (bit widths, symmetric ranges, `freeze_bn_delay`, `scope`) rewrite a graph in place: fold
-the batch norms into the preceding layers, then insert FakeQuantWithMinMaxVars ops with their min/max variables.
-Call them before adding gradients / an optimizer: a graph that already has training ops raises ValueError.
+The training rewrites model quantization in the backward pass too, so they must run before the gradients are
+built: a graph that already has an optimizer's update ops is refused (ValueError). `quant_delay` lets a model
+train in float for that many steps first: 0 suits fine-tuning a trained float model; training from scratch needs
+about the steps the float model takes to converge.
 """
+
+import numbers
 
 import tensorflow as tf
 
-import tf1clip.contrib.quantize.python.fold_batch_norms as fold_batch_norms
-import tf1clip.contrib.quantize.python.quantize as quantize
+from tf1clip.contrib.quantize.python import fold_batch_norms
+from tf1clip.contrib.quantize.python import quantize
 
 V1 = tf.compat.v1
 
 
-def _create_graph(input_graph=None,
-                  is_training=True,
-                  weight_bits=8,
-                  activation_bits=8,
-                  symmetric=False,
-                  quant_delay=None,
-                  freeze_bn_delay=None,
-                  scope=None):
-  """Rewrites an input_graph in place for simulated quantization.
-
-  The graph has fake quantization ops inserted to simulate the error
-  introduced by quantization. Since the graph is transformed in place,
-  the expected behavior of previously held references to nodes and tensors may
-  change.
-
-  Args:
-    input_graph: The tf.Graph to be transformed, if None then defaults to the
-      default graph.
-    is_training: Whether quantizing training or eval graph.
-    weight_bits: Number of bits to use for quantizing weights.
-    activation_bits: Number of bits to use for quantizing activations.
-    symmetric: If true, use symmetric quantization limits instead of training
-      the minimum and maximum of each quantization range separately.
-    quant_delay: Number of steps after which weights and activations are
-      quantized during training.
-    freeze_bn_delay: Number of steps after which moving mean and variance are
-      frozen and used instead of batch statistics during training.
-      freeze_bn_delay should be greater than quant_delay and should correspond
-      to the number of steps when training has almost converged
-    scope: The scope to be transformed. If it's not None, only the ops which
-      are in this scope will be transformed.
-
-  Raises:
-    ValueError: If elements contains an element that isn't a tf.Tensor or
-      tf.Operation.
-  """
-
-  if input_graph is None:
-    input_graph = V1.get_default_graph()
-
-  # Add check to see if graph has training ops, if so provide error message and
-  # exit
-  _check_for_training_ops(input_graph)
-  with input_graph.as_default():
-    fold_batch_norms.FoldBatchNorms(
-        input_graph,
-        freeze_batch_norm_delay=freeze_bn_delay,
-        is_training=is_training)
-    quantize.Quantize(
-        input_graph,
-        is_training,
-        quant_delay=quant_delay,
-        weight_bits=weight_bits,
-        activation_bits=activation_bits,
-        symmetric=symmetric,
-        scope=scope)
-
-
 def create_training_graph(input_graph=None, quant_delay=0):
-  """Rewrites a training input_graph in place for simulated quantization.
-
-  Variables added by the rewrite get added to the global variables collection.
-
-  This function must be invoked prior to insertion of gradient ops in a graph
-  as quantization should be modeled in both forward and backward passes.
-
-  The graph has fake quantization ops inserted to simulate the error
-  introduced by quantization. Since the graph is transformed in place,
-  the expected behavior of previously held references to nodes and tensors may
-  change.
-
-  The default value of quant_delay is suitable for finetuning an already trained
-  floating point model (recommended).
-  If one wants to train a quantized model from scratch, quant_delay should be
-  set to the number of steps it take the floating point model to converge.
-  Quantization will be activated at this point and effectively finetune the
-  model. If quant_delay is not provided when training from scratch, training can
-  often fail.
+  """Rewrites a training graph for quantization-aware training (8 bits, asymmetric ranges).
 
   Args:
-    input_graph: The tf.Graph to be transformed.
-    quant_delay: Number of steps after which weights and activations are
-      quantized during training.
+    input_graph: the tf.Graph to rewrite (default: the default graph).
+    quant_delay: steps during which weights and activations stay in float.
 
   Raises:
-    ValueError: If elements contains an element that isn't a tf.Tensor or
-      tf.Operation.
+    ValueError: the graph already has training (optimizer update) ops.
   """
-  # TODO(raghuramank) Need to have freeze_bn_delay be a function of batch size
-  # Currently the values below are hardcoded for mobilenetV1 on imagenet
-  # Please use the experimental API if you need to tune these values.
-  freeze_bn_delay = None
-  _create_graph(
-      input_graph=input_graph,
-      is_training=True,
-      quant_delay=quant_delay,
-      freeze_bn_delay=freeze_bn_delay)
+  # TF 1.15 kept the batch norms unfrozen here (its freeze delay was tuned for one model only); the experimental
+  # variant takes freeze_bn_delay.
+  _rewrite(input_graph, is_training=True, quant_delay=quant_delay)
 
 
 def create_eval_graph(input_graph=None):
-  """Rewrites an eval input_graph in place for simulated quantization.
-
-  Variables added by the rewrite get added to the global variables collection.
-
-  The graph has fake quantization ops inserted to simulate the error
-  introduced by quantization. Since the graph is transformed in place,
-  the expected behavior of previously held references to nodes and tensors may
-  change.
+  """Rewrites an evaluation graph with the FakeQuant ops a graph from `create_training_graph` trained.
 
   Args:
-    input_graph: The tf.Graph to be transformed, if None then defaults to the
-      default graph.
+    input_graph: the tf.Graph to rewrite (default: the default graph).
 
   Raises:
-    ValueError: If elements contains an element that isn't a tf.Tensor or
-      tf.Operation.
+    ValueError: the graph has training (optimizer update) ops.
   """
-  _create_graph(input_graph=input_graph, is_training=False)
+  _rewrite(input_graph, is_training=False)
 
 
-def experimental_create_training_graph(input_graph=None,
-                                       weight_bits=8,
-                                       activation_bits=8,
-                                       symmetric=False,
-                                       quant_delay=0,
-                                       freeze_bn_delay=None,
-                                       scope=None):
-  """Rewrites a training input_graph in place for simulated quantization.
-
-  This function must be invoked prior to insertion of gradient ops in a graph
-  as quantization should be modeled in both forward and backward passes.
-
-  Variables added by the rewrite get added to the global variables collection.
-
-  This function has additional experimental options not (yet) available to
-  create_training_graph. The resulting behavior may be undefined.
-
-  The graph has fake quantization ops inserted to simulate the error
-  introduced by quantization. Since the graph is transformed in place,
-  the expected behavior of previously held references to nodes and tensors may
-  change.
-
-  The default value of quant_delay is suitable for finetuning an already trained
-  floating point model (recommended).
-  If one wants to train a quantized model from scratch, quant_delay should be
-  set to the number of steps it take the floating point model to converge.
-  Quantization will be activated at this point and effectively finetune the
-  model. If quant_delay is not provided when training from scratch, training can
-  often fail.
+def experimental_create_training_graph(input_graph=None, weight_bits=8, activation_bits=8, symmetric=False,
+                                       quant_delay=0, freeze_bn_delay=None, scope=None):
+  """`create_training_graph` with bit widths, symmetric ranges, a batch-norm freeze and a scope.
 
   Args:
-    input_graph: The tf.Graph to be transformed, if None then defaults to the
-      default graph.
-    weight_bits: Number of bits to use for quantizing weights.
-    activation_bits: Number of bits to use for quantizing activations.
-    symmetric: If true, use symmetric quantization limits instead of training
-      the minimum and maximum of each quantization range separately.
-    quant_delay: Number of steps after which weights and activations are
-      quantized during training.
-    freeze_bn_delay: Number of steps after which moving mean and variance are
-      frozen and used instead of batch statistics during training.
-      freeze_bn_delay should be greater than quant_delay and should correspond
-      to when training has almost converged
-    scope: The scope to be transformed. If it's not None, only the ops which
-      are in this scope will be transformed.
+    input_graph: the tf.Graph to rewrite (default: the default graph).
+    weight_bits: bits of the weights' quantization.
+    activation_bits: bits of the activations' quantization.
+    symmetric: symmetric ranges instead of a trained minimum and maximum each.
+    quant_delay: steps during which weights and activations stay in float.
+    freeze_bn_delay: steps after which training uses, and stops updating, the moving mean and variance; it should
+      be larger than `quant_delay`, at about the step where training has almost converged (None: never).
+    scope: if given, only the ops in this name scope are rewritten.
 
   Raises:
-    ValueError: If elements contains an element that isn't a tf.Tensor or
-        tf.Operation.
+    ValueError: the graph already has training (optimizer update) ops.
   """
-
-  _create_graph(
-      input_graph=input_graph,
-      is_training=True,
-      weight_bits=weight_bits,
-      activation_bits=activation_bits,
-      symmetric=symmetric,
-      quant_delay=quant_delay,
-      freeze_bn_delay=freeze_bn_delay,
-      scope=scope)
+  _rewrite(input_graph, is_training=True, freeze_bn_delay=freeze_bn_delay, weight_bits=weight_bits,
+           activation_bits=activation_bits, symmetric=symmetric, quant_delay=quant_delay, scope=scope)
 
 
-def experimental_create_eval_graph(input_graph=None,
-                                   weight_bits=8,
-                                   activation_bits=8,
-                                   symmetric=False,
-                                   quant_delay=None,
-                                   scope=None):
-  """Rewrites an eval input_graph in place for simulated quantization.
-
-  Variables added by the rewrite get added to the global variables collection.
-
-  This function has additional experimental options not (yet) available to
-  create_eval_graph. The resulting behavior may be undefined.
-
-  The graph has fake quantization ops inserted to simulate the error
-  introduced by quantization. Since the graph is transformed in place,
-  the expected behavior of previously held references to nodes and tensors may
-  change.
+def experimental_create_eval_graph(input_graph=None, weight_bits=8, activation_bits=8, symmetric=False,
+                                   quant_delay=None, scope=None):
+  """`create_eval_graph` with the options of `experimental_create_training_graph` (use the same ones).
 
   Args:
-    input_graph: The tf.Graph to be transformed, if None then defaults to the
-      default graph.
-    weight_bits: Number of bits to use for quantizing weights.
-    activation_bits: Number of bits to use for quantizing activations.
-    symmetric: If true, use symmetric quantization limits instead of training
-      the minimum and maximum of each quantization range separately.
-    quant_delay: Number of steps after which weights and activations are
-      quantized during eval.
-    scope: The scope to be transformed. If it's not None, only the ops which
-      are in this scope will be transformed.
+    input_graph: the tf.Graph to rewrite (default: the default graph).
+    weight_bits: bits of the weights' quantization.
+    activation_bits: bits of the activations' quantization.
+    symmetric: symmetric ranges instead of a trained minimum and maximum each.
+    quant_delay: steps during which the FakeQuants pass their input through.
+    scope: if given, only the ops in this name scope are rewritten.
 
   Raises:
-    ValueError: If elements contains an element that isn't a tf.Tensor or
-      tf.Operation.
+    ValueError: the graph has training (optimizer update) ops.
   """
-  _create_graph(
-      input_graph=input_graph,
-      is_training=False,
-      weight_bits=weight_bits,
-      activation_bits=activation_bits,
-      symmetric=symmetric,
-      quant_delay=quant_delay,
-      scope=scope)
+  _rewrite(input_graph, is_training=False, weight_bits=weight_bits, activation_bits=activation_bits,
+           symmetric=symmetric, quant_delay=quant_delay, scope=scope)
 
 
-def _check_for_training_ops(g):
-  """Check if training ops are present in the graph.
+def _rewrite(graph, is_training, freeze_bn_delay=None, **quantize_options):
+  """Folds the batch norms of `graph` (default: the default graph), then inserts the FakeQuant ops."""
+  graph = V1.get_default_graph() if graph is None else graph
+  if not isinstance(graph, tf.Graph):
+    # TF 1.15 failed here with an AttributeError too, naming `get_operations`
+    raise AttributeError('`input_graph` must be a tf.Graph or None (the default graph); got %r' % (graph,))
+  for name, steps in (('quant_delay', quantize_options.get('quant_delay')), ('freeze_bn_delay', freeze_bn_delay)):
+    if steps is not None and (isinstance(steps, bool) or not isinstance(steps, numbers.Integral)):
+      # TF 1.15 raised a TypeError too, where the first layer compared or converted it
+      raise TypeError('`%s` must be a whole number of steps or None; got %r' % (name, steps))
+  _refuse_update_ops(graph)
+  with graph.as_default():
+    fold_batch_norms.FoldBatchNorms(graph, is_training=is_training, freeze_batch_norm_delay=freeze_bn_delay)
+    quantize.Quantize(graph, is_training, **quantize_options)
 
-  Args:
-   g: The tf.Graph on which the check for training ops needs to be
-   performed.
 
-  Raises:
-    ValueError: If a training op is seen in the graph;
-  """
+def _update_op_types():
+  """The op types of TF 1.15's training kernels (tensorflow/core/ops/training_ops.cc), as TF 1.15 listed them."""
+  everywhere = ['Adagrad', 'AdagradDA', 'CenteredRMSProp', 'Ftrl', 'FtrlV2', 'Momentum', 'ProximalAdagrad',
+                'ProximalGradientDescent', 'RMSProp']
+  dense_only = ['Adam', 'AddSign', 'GradientDescent', 'PowerSign']
+  families = {
+      'Apply': everywhere + dense_only,  # (no ApplyAdadelta in TF 1.15's list)
+      'ResourceApply': everywhere + dense_only + ['Adadelta'],
+      'SparseApply': everywhere + ['Adadelta'],
+      'ResourceSparseApply': everywhere + ['Adadelta'],
+  }
+  return frozenset(family + kind for family, kinds in families.items() for kind in kinds)
 
-  # The list here is obtained
-  # from https://www.tensorflow.org/api_docs/cc/group/training-ops
-  training_ops = frozenset([
-      'ApplyAdagrad', 'ApplyAdagradDA', 'ApplyAdam', 'ApplyAddSign',
-      'ApplyCenteredRMSProp', 'ApplyFtrl', 'ApplyFtrlV2',
-      'ApplyGradientDescent', 'ApplyMomentum', 'ApplyPowerSign',
-      'ApplyProximalAdagrad', 'ApplyProximalGradientDescent', 'ApplyRMSProp',
-      'ResourceApplyAdadelta', 'ResourceApplyAdagrad', 'ResourceApplyAdagradDA',
-      'ResourceApplyAdam', 'ResourceApplyAddSign',
-      'ResourceApplyCenteredRMSProp', 'ResourceApplyFtrl',
-      'ResourceApplyFtrlV2', 'ResourceApplyGradientDescent',
-      'ResourceApplyMomentum', 'ResourceApplyPowerSign',
-      'ResourceApplyProximalAdagrad', 'ResourceApplyProximalGradientDescent',
-      'ResourceApplyRMSProp', 'ResourceSparseApplyAdadelta',
-      'ResourceSparseApplyAdagrad', 'ResourceSparseApplyAdagradDA',
-      'ResourceSparseApplyCenteredRMSProp', 'ResourceSparseApplyFtrl',
-      'ResourceSparseApplyFtrlV2', 'ResourceSparseApplyMomentum',
-      'ResourceSparseApplyProximalAdagrad',
-      'ResourceSparseApplyProximalGradientDescent',
-      'ResourceSparseApplyRMSProp', 'SparseApplyAdadelta', 'SparseApplyAdagrad',
-      'SparseApplyAdagradDA', 'SparseApplyCenteredRMSProp', 'SparseApplyFtrl',
-      'SparseApplyFtrlV2', 'SparseApplyMomentum', 'SparseApplyProximalAdagrad',
-      'SparseApplyProximalGradientDescent', 'SparseApplyRMSProp'
-  ])
 
-  op_types = set([op.type for op in g.get_operations()])
-  train_op_list = op_types.intersection(training_ops)
-  if train_op_list:
-    raise ValueError('Training op found in graph, exiting %s' % train_op_list)
+_UPDATE_OP_TYPES = _update_op_types()
+
+
+def _refuse_update_ops(graph):
+  """ValueError if `graph` has an optimizer's update ops: the rewrite must come before the gradients."""
+  found = set(op.type for op in graph.get_operations()) & _UPDATE_OP_TYPES
+  if found:
+    raise ValueError('Training op found in graph, exiting %s' % found)
