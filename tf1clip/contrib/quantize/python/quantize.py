@@ -64,31 +64,31 @@ def Quantize(graph, is_training, weight_bits=8, activation_bits=8, symmetric=Fal
   insert = _Inserter(is_training, ema_decay, quant_delay, vars_collection)
   readers = input_to_ops.InputToOps(graph).ConsumerOperations
   quantized = set()
+  activation_args = dict(bits=activation_bits, symmetric=symmetric)
   for layer in _layers_to_quantize(graph):
     context = _scope_of(layer.layer_op.name)
     outer = _scope_of(context) if layer.bypass_op else context  # a bypass Add lives one scope up
-    common_args = dict(bits=activation_bits, symmetric=symmetric)
     if layer.weight_tensor is not None:
       weights = layer.weight_tensor.op
       insert(context, 'weights_quant', weights, readers(weights), moving_avg=False, narrow_range=True,
              bits=weight_bits, symmetric=symmetric, consumer_scope=scope)
     if layer.activation_op is not None:
       insert(outer, 'act_quant', layer.activation_op, readers(layer.activation_op), init_min=0.0,
-             producer_scope=scope, **common_args)
+             producer_scope=scope, **activation_args)
       quantized.add(layer.activation_op)
     if layer.bypass_op is not None:
       insert(context, 'conv_quant', layer.bias_add_op, readers(layer.bias_add_op), producer_scope=scope,
-             consumer_scope=scope, **common_args)
+             consumer_scope=scope, **activation_args)
       quantized.add(layer.bias_add_op)
       # an activation after the bypass is fused into the Add at inference: nothing to quantize between them
-      if not _read_by(readers(layer.bypass_op), _ACTIVATIONS, layer.bypass_op):
+      if not _followed_by_activation(readers(layer.bypass_op), _ACTIVATIONS, layer.bypass_op):
         insert(outer, 'add_quant', layer.bypass_op, readers(layer.bypass_op), producer_scope=scope,
-               consumer_scope=scope, **common_args)
+               consumer_scope=scope, **activation_args)
         quantized.add(layer.bypass_op)
     post = layer.post_activation_bypass_op
-    if post is not None and not _read_by(readers(post), _RELUS, post):
+    if post is not None and not _followed_by_activation(readers(post), _RELUS, post):
       insert(_scope_of(post.name), 'post_activation_bypass_quant', post, readers(post), producer_scope=scope,
-             **common_args)
+             **activation_args)
       quantized.add(post)
   _quantize_combiners(graph, insert, quantized, activation_bits, scope)
 
@@ -97,7 +97,8 @@ def _scope_of(name):
   return name.rpartition('/')[0]
 
 
-def _read_by(readers, types, op):
+def _followed_by_activation(readers, types, op):
+  """Whether one of `readers` (of `op`) has one of `types`; logged, as TF 1.15 did, when so."""
   if any(reader.type in types for reader in readers):
     V1.logging.info('Skipping %s, because its followed by an activation.', op.name)
     return True
