@@ -1,12 +1,13 @@
 """contrib.quantize's batch-norm folding (python/fold_batch_norms.py) against TF 1.15, on a small conv + batch_norm +
-relu model: a slim conv2d with a fused or an unfused batch norm, a tf.layers conv2d with a fused
-batch_normalization, and an FC head.
+relu model: a slim conv2d and an atrous depthwise conv (separable_conv2d, rate 2) with fused or unfused batch
+norms, a tf.layers conv2d with a fused batch_normalization, and an FC head; with reference variables, and with
+resource variables (rewritten inside a use_resource scope, where the unfused folding reads ReadVariableOps).
 
 For each rewrite the whole rewritten graph is compared: every op the rewrite added (name, type, the names of its
-inputs), every existing op whose inputs it changed (and the inputs it changed), the gradient override it put on the fused batch norms, the
-variables and the checkpoint keys; then the values: the losses of four training steps, the forward pass after them
-and every variable (moving mean / variance included, so `freeze_bn_delay`'s frozen updates are seen), and an eval
-graph restored from the training checkpoint.
+inputs), every existing op whose inputs it changed (and the inputs it changed), the gradient override it put on
+the fused batch norms, the variables and the checkpoint keys; then the values: the losses of the training steps,
+the forward pass after them and every variable (moving mean / variance included, so `freeze_bn_delay`'s frozen
+updates are seen), and an eval graph restored from the training checkpoint.
 """
 
 from harness import assert_same, requires_tf115, run_both
@@ -27,6 +28,9 @@ def model(is_training, fused):
   x = tf.placeholder(tf.float32, [4, 8, 8, 3], name="x")
   net = slim.conv2d(x, 4, [3, 3], scope="conv1", activation_fn=tf.nn.relu, normalizer_fn=slim.batch_norm,
                     normalizer_params={"is_training": is_training, "fused": fused})
+  net = slim.separable_conv2d(net, None, [3, 3], depth_multiplier=1, rate=2, scope="dw", activation_fn=tf.nn.relu6,
+                              normalizer_fn=slim.batch_norm,
+                              normalizer_params={"is_training": is_training, "fused": fused})
   net = tf.layers.conv2d(net, 4, 3, use_bias=False, name="conv2")
   net = tf.layers.batch_normalization(net, training=is_training, fused=True, name="bn2")
   net = tf.nn.relu(net, name="relu2")
@@ -62,8 +66,8 @@ def init(sess):
     if v.op.name.endswith("moving_variance"):
       sess.run(v.assign(tf.abs(v) + 0.5))
 
-def train(key, rewrite, fused, steps=4):
-  with tf.Graph().as_default():
+def train(key, rewrite, fused, steps=4, resource=False):
+  with tf.Graph().as_default(), tf.variable_scope(tf.get_variable_scope(), use_resource=resource):
     with case(key):
       x, logits = model(True, fused)
       rewrite_and_report(key, rewrite)
@@ -93,6 +97,7 @@ for fused in (True, False):
   ckpt = train(name + "_train", lambda: Q.create_training_graph(), fused)
   evaluate(name + "_eval", lambda: Q.create_eval_graph(), fused, ckpt)
   train(name + "_freeze", lambda: Q.experimental_create_training_graph(freeze_bn_delay=2), fused)
+  train(name + "_resource", lambda: Q.create_training_graph(), fused, steps=2, resource=True)
 '''
 
 
