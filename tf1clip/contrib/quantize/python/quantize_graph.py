@@ -94,11 +94,11 @@ def _rewrite(graph, is_training, freeze_bn_delay=None, **quantize_options):
   if not isinstance(graph, tf.Graph):
     # TF 1.15 failed here with an AttributeError too, naming `get_operations`
     raise AttributeError('`input_graph` must be a tf.Graph or None (the default graph); got %r' % (graph,))
+  _refuse_update_ops(graph)  # before the delays: TF 1.15 refused such a graph whatever they were
   for name, steps in (('quant_delay', quantize_options.get('quant_delay')), ('freeze_bn_delay', freeze_bn_delay)):
     if steps is not None and (isinstance(steps, bool) or not isinstance(steps, numbers.Integral)):
       # TF 1.15 raised a TypeError too, where the first layer compared or converted it
       raise TypeError('`%s` must be a whole number of steps or None; got %r' % (name, steps))
-  _refuse_update_ops(graph)
   with graph.as_default():
     fold_batch_norms.FoldBatchNorms(graph, is_training=is_training, freeze_batch_norm_delay=freeze_bn_delay)
     quantize.Quantize(graph, is_training, **quantize_options)
