@@ -113,8 +113,6 @@ _serve("learn.monitors", "tf1clip.contrib.learn.monitors:", """
     NanLossDuringTrainingError replace_monitors_with_hooks""")
 SERVED["tf.contrib.learn.learn_runner"] = "tf1clip.contrib.learn.learn_runner:"
 _serve("learn.learn_runner", "tf1clip.contrib.learn.learn_runner:", "run tune")
-_serve("quantize", "tf1clip.contrib.quantize:", """
-    create_training_graph create_eval_graph experimental_create_training_graph experimental_create_eval_graph""")
 # contrib.learn.io: TF 1.15's queue readers, input_fns and data feeders (tf1clip.contrib.learn.io, one module each)
 _serve("learn", "tf1clip.contrib.learn:", "io")
 _serve("learn", "tf1clip.contrib.learn.io:", """

@@ -141,11 +141,11 @@ def twice(rewrite):
     rewrite()
     fake_quants("twice_fq_%d" % len([k for k in _RESULTS if k.startswith("twice_fq")]))
 
-def after_optimizer():
+def after_optimizer(**options):
   with tf.Graph().as_default():
     _, logits = slim_net(True, fc_only=True)
     tf.train.GradientDescentOptimizer(0.1).minimize(tf.reduce_sum(logits))
-    Q.create_training_graph()
+    Q.create_training_graph(**options)
 
 def no_layers():
   with tf.Graph().as_default():
@@ -160,14 +160,24 @@ def bad_delay(delay):
     slim_net(True, fc_only=True)
     Q.create_training_graph(quant_delay=delay)
 
+def bad_freeze(delay):
+  with tf.Graph().as_default():
+    slim_net(True, fc_only=True)
+    Q.experimental_create_training_graph(freeze_bn_delay=delay)
+
 report_errors("errors", [
     ("twice_training", lambda: twice(lambda: Q.create_training_graph())),
     ("twice_eval", lambda: twice(lambda: Q.create_eval_graph())),
     ("after_optimizer", after_optimizer),
+    ("after_optimizer_delay_string", lambda: after_optimizer(quant_delay="3")),
     ("no_layers", no_layers),
     ("delay_string", lambda: bad_delay("3")),
     ("delay_negative", lambda: bad_delay(-2)),
     ("delay_float", lambda: bad_delay(1.5)),
+    ("delay_numpy_int", lambda: bad_delay(np.int64(2))),
+    ("freeze_float", lambda: bad_freeze(1.5)),
+    ("freeze_string", lambda: bad_freeze("2")),
+    ("freeze_numpy_int", lambda: bad_freeze(np.int32(2))),
     ("not_a_graph", lambda: Q.create_eval_graph(input_graph=3)),
 ])
 '''
