@@ -1,6 +1,5 @@
 """The part of TensorFlow 1.15's `tf.contrib` that classic training scripts use, on TensorFlow 2.21.
 
-Place in the data flow (DESIGN.md): clipping <- transforms <- optimizer <- **contrib** <- compat <- cli.
 The TF1 facade serves this package as `tf.contrib` and the runner as `tensorflow.contrib`.
 
 Provided (behaving as in TF 1.15; catalog.tsv lists every name and where its object comes from; names

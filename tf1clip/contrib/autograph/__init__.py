@@ -1,8 +1,7 @@
 """`tf.contrib.autograph`: to_graph, to_code, convert, converted_call, do_not_convert, set_element_type, set_loop_options, stack, AutoGraphError, ConversionOptions, Feature, StackTraceMapper (tf.autograph's objects).
 
-Place in the data flow (DESIGN.md): TensorFlow <- **contrib.autograph** <- compat <- cli. TF 1.15's names are
-served as the very objects TensorFlow 2.21 still has (imported below), except four that TF 1.15 ran differently
-(tests/oracle/test_contrib_misc_rest_oracle.py):
+TF 1.15's names are served as the very objects TensorFlow 2.21 still has (imported below), except four that TF 1.15
+ran differently (tests/oracle/test_contrib_misc_rest_oracle.py):
 
 - `to_graph` / `to_code`: TensorFlow's, but an entity that is neither a function, a method nor a class raises TF
   1.15's NotImplementedError ("object conversion is not yet supported"; TF 2.21 raises its ConversionError);

@@ -1,7 +1,5 @@
 """`tf.contrib.batching.batch_function`: batch concurrent calls of a function (TF 1.15's return value).
 
-Place in the data flow (DESIGN.md): tf.nondifferentiable_batch_function <- **contrib.batching** <- compat <- cli.
-
 TensorFlow's `nondifferentiable_batch_function` (TF 1.15's contrib name pointed to the same op) runs the
 computation; TF 1.15's decorated function returned the op's outputs as a flat list of tensors (one element for
 a single output), TF 2.21's packs them into the function's own structure. This decorator returns TF 1.15's list.

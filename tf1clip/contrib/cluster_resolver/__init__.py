@@ -1,8 +1,5 @@
 """`tf.contrib.cluster_resolver`: TensorFlow 2.21's `tf.distribute.cluster_resolver`, with a clearer TPU error.
 
-Place in the data flow (DESIGN.md): tf.distribute.cluster_resolver <- **contrib.cluster_resolver**
-<- compat <- cli.
-
 Every name is the same object as `tf.distribute.cluster_resolver.<name>` (ClusterResolver,
 SimpleClusterResolver, UnionResolver as UnionClusterResolver too, TFConfigClusterResolver,
 GCEClusterResolver, KubernetesClusterResolver, SlurmClusterResolver), except `TPUClusterResolver`: a

@@ -1,6 +1,5 @@
 """`tf.contrib.compiler`: `jit.experimental_jit_scope` and `xla.compile`, TensorFlow 2.21's XLA scope and compile.
 
-Place in the data flow (DESIGN.md): tf.compat.v1.xla.experimental <- **contrib.compiler** <- compat <- cli.
 `jit.experimental_jit_scope(compile_ops=True, separate_compiled_gradients=False)` marks the ops built in it for
 XLA auto-clustering (`tf.compat.v1.xla.experimental.jit_scope`, the same function); `xla.compile` is
 `tf.compat.v1.xla.experimental.compile`; `xla.estimator_model_fn` is TF 1.15's decorator on it (compiler.xla).

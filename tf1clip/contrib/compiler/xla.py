@@ -1,9 +1,6 @@
 """`tf.contrib.compiler.xla`: `compile` is `tf.compat.v1.xla.experimental.compile`; `estimator_model_fn`, TF 1.15's
 decorator that compiles an Estimator's training and evaluation step with XLA.
 
-Place in the data flow (DESIGN.md): TensorFlow 2.21's xla.compile and tensorflow-estimator 2.15's EstimatorSpec
-(imported when a decorated model_fn is first called) <- **contrib.compiler.xla** <- compat <- cli.
-
 What `estimator_model_fn(model_fn)` does, as in TF 1.15: in TRAIN the model_fn runs inside `xla.compile` and the
 step returns its loss after the train op (the spec's train_op becomes that loss); in EVAL the compiled step
 returns the loss and the tensors of a TPUEstimatorSpec-style `eval_metrics = (metric_fn, tensors)`, and

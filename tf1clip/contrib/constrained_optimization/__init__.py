@@ -1,8 +1,5 @@
 """`tf.contrib.constrained_optimization`: TF 1.15's constrained optimizers (Lagrangian / swap-regret), its code.
 
-Place in the data flow (DESIGN.md): tf.compat.v1.train optimizers, scipy <- **contrib.constrained_optimization** <-
-compat <- cli.
-
 The modules mirror TF 1.15's `contrib/constrained_optimization/python`:
 - `constrained_minimization_problem.ConstrainedMinimizationProblem`: the abstract problem a script subclasses
   (objective, constraints, optional proxy_constraints and pre_train_ops);

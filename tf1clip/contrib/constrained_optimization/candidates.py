@@ -1,7 +1,5 @@
 """`tf.contrib.constrained_optimization`'s candidate selection: `find_best_candidate_distribution` / `_index`.
 
-Place in the data flow (DESIGN.md): numpy, scipy <- **contrib.constrained_optimization** <- compat <- cli.
-
 TF 1.15's code (numpy, with scipy imported on first call as in TF 1.15). Given the objective values of n candidate
 solutions (shape (n,)) and their m constraint values (shape (m, n)), `find_best_candidate_distribution` finds the
 distribution over the candidates minimizing the expected objective subject to the expected constraints being <= 0

@@ -1,7 +1,5 @@
 """`tf.contrib.constrained_optimization.ConstrainedMinimizationProblem`: the abstract problem, TF 1.15's class.
 
-Place in the data flow (DESIGN.md): tf ops <- **contrib.constrained_optimization** <- compat <- cli.
-
 A problem has an `objective` to minimize and `constraints` g_i <= 0 (abstract properties a script overrides), and
 optionally `proxy_constraints` (differentiated in place of the constraints) and `pre_train_ops` (run before each
 train op). `num_constraints` is the number of elements of the constraints, which (and the proxy constraints) must

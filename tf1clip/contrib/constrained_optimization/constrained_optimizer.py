@@ -1,8 +1,5 @@
 """`tf.contrib.constrained_optimization.ConstrainedOptimizer`: the base class of the constrained optimizers, TF 1.15's.
 
-Place in the data flow (DESIGN.md): tf.compat.v1.train optimizers <- **contrib.constrained_optimization** <- compat
-<- cli.
-
 A `ConstrainedOptimizer` wraps a tf.compat.v1.train.Optimizer and minimizes a `ConstrainedMinimizationProblem`:
 `minimize_unconstrained` minimizes the objective alone, `minimize_constrained` (the subclass's
 `_minimize_constrained`) the constrained problem, and `minimize` switches from the first to the second once

@@ -1,8 +1,5 @@
 """`tf.contrib.constrained_optimization.AdditiveExternalRegretOptimizer`: Lagrange multipliers, TF 1.15's code.
 
-Place in the data flow (DESIGN.md): tf.compat.v1.train optimizers <- **contrib.constrained_optimization** <- compat
-<- cli.
-
 The optimizer minimizes the Lagrangian objective + multipliers . proxy_constraints over the model parameters and
 maximizes it over the multipliers (gradient: the constraints), with tf.compat.v1.train.Optimizers (Cotter, Jiang
 and Sridharan, "Two-Player Games for Efficient Non-Convex Constrained Optimization", arXiv:1804.06500, Definition 1

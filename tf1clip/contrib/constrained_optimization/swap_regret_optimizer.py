@@ -1,8 +1,5 @@
 """`tf.contrib.constrained_optimization`'s `AdditiveSwapRegretOptimizer` and `MultiplicativeSwapRegretOptimizer`.
 
-Place in the data flow (DESIGN.md): tf.compat.v1.train optimizers <- **contrib.constrained_optimization** <- compat
-<- cli.
-
 TF 1.15's code. Instead of Lagrange multipliers, a left-stochastic (m+1, m+1) matrix weighs the objective and the m
 constraints (Cotter, Jiang and Sridharan, arXiv:1804.06500, Definition 2 and Algorithm 2): the model parameters
 minimize distribution . (objective, proxy_constraints), where the distribution is the matrix's maximal

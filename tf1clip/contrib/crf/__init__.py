@@ -1,8 +1,7 @@
 """`tf.contrib.crf`: a linear-chain conditional random field, as TensorFlow 1.15 had it.
 
-Place in the data flow (DESIGN.md): tf.compat.v1.nn.dynamic_rnn and tf-keras' legacy RNNCell <- contrib.crf
-(this module) <- compat <- cli. Our own code (nothing maintained serves TF1's API), step for step TF
-1.15's `tensorflow/contrib/crf/python/ops/crf.py`:
+Our own code (nothing maintained serves TF1's API), step for step TF 1.15's
+`tensorflow/contrib/crf/python/ops/crf.py`:
 
   crf_log_likelihood(inputs, tag_indices, sequence_lengths, transition_params=None)
       -> (log_likelihood [batch], transition_params); without transition_params it creates the

@@ -1,8 +1,5 @@
 """`tf.contrib.cudnn_rnn`: cuDNN RNN layers on a GPU, the compatible cells on CPU, and the weight conversion.
 
-Place in the data flow (DESIGN.md): tf.raw_ops.CudnnRNN* (GPU) and contrib.rnn's cells <- contrib.cudnn_rnn
-(this package) <- compat <- cli.
-
   layers     CudnnLSTM, CudnnGRU, CudnnRNNTanh, CudnnRNNRelu (GPU only; a clear error elsewhere)
   cells      CudnnCompatibleLSTMCell, CudnnCompatibleGRUCell (CPU, same numbers, same checkpoint names)
   params     CudnnParamsFormatConverterLSTM / GRU / Tanh / Relu (opaque <-> TF canonical, by cuDNN's ops)

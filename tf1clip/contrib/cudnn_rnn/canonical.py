@@ -1,8 +1,5 @@
 """cuDNN RNN parameters in three formats, and the exact conversions between them (TF 1.15's CudnnLSTMSaveable).
 
-Place in the data flow (DESIGN.md): TF ops only (work on CPU) <- contrib.cudnn_rnn (this module) <-
-layers (GPU) / the CPU compatible cells <- compat <- cli.
-
   opaque     one flat buffer, what the cuDNN kernels take: every pseudo-layer's weight matrices (each
              [num_units, in] row-major, in cuDNN's gate order), then every pseudo-layer's biases.
              A pseudo-layer is one (layer, direction); layer l > 0 reads num_dirs * num_units inputs.

@@ -1,10 +1,8 @@
 """The CPU cells that compute what the cuDNN layers compute: CudnnCompatibleLSTMCell, CudnnCompatibleGRUCell.
 
-Place in the data flow (DESIGN.md): contrib.rnn's LSTMBlockCell / tf-keras' legacy GRUCell <-
-contrib.cudnn_rnn (this module) <- compat <- cli. Built in a MultiRNNCell under the cuDNN layer's
-scope (or stack_bidirectional_dynamic_rnn for a bidirectional layer), their variables carry the
-names a cuDNN layer's checkpoint holds (canonical.canonical_variable_names), so a GPU-trained
-checkpoint restores into them on a CPU machine and back:
+Built in a MultiRNNCell under the cuDNN layer's scope (or stack_bidirectional_dynamic_rnn for a bidirectional
+layer), their variables carry the names a cuDNN layer's checkpoint holds (canonical.canonical_variable_names), so a
+GPU-trained checkpoint restores into them on a CPU machine and back:
 
   CudnnCompatibleLSTMCell  cudnn_compatible_lstm_cell/kernel [in + units, 4 units], bias; the LSTM of
                            LSTMBlockCell with forget_bias 0 (cuDNN adds none)

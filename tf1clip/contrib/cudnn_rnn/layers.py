@@ -1,8 +1,5 @@
 """The cuDNN RNN layers of TF 1.15's tf.contrib.cudnn_rnn: CudnnLSTM, CudnnGRU, CudnnRNNTanh, CudnnRNNRelu.
 
-Place in the data flow (DESIGN.md): tf.raw_ops.CudnnRNNV3 / CudnnRNNCanonicalToParams (GPU kernels), canonical
-(the formats) and params (the saveables) <- contrib.cudnn_rnn.layers (this module) <- compat <- cli.
-
 They run only where cuDNN does. As in TF 1.15, a layer constructs and builds its graph on a machine
 without a GPU too (the opaque variable, its saveable, the CudnnRNN op); running it there fails with
 TensorFlow's InvalidArgumentError (no CPU kernel), and building one logs a warning naming the CPU cells

@@ -1,8 +1,5 @@
 """TF 1.15's cuDNN parameter format converters and checkpoint saveables (tf.contrib.cudnn_rnn).
 
-Place in the data flow (DESIGN.md): tf.raw_ops.CudnnRNNParamsToCanonical(V2) / CudnnRNNCanonicalToParams(V2)
-(GPU kernels) and canonical (the formats) <- contrib.cudnn_rnn.params (this module) <- layers <- compat <- cli.
-
   CudnnParamsFormatConverterLSTM / GRU / Tanh / Relu(num_layers, num_units, input_size, num_proj=None,
       input_mode, direction): opaque_to_tf_canonical(opaque) -> (weights, biases[, weights_proj]) and
       tf_canonical_to_opaque(weights + biases, weights_proj=None) -> opaque, in TF 1.15's layout: every

@@ -1,7 +1,5 @@
 """`tf.contrib.data`: the input-pipeline names of TF 1.15, mapped to their exact TF 2.21 equivalents.
 
-Place in the data flow (DESIGN.md): tf.compat.v1.data.experimental <- **contrib.data** <- compat <- cli.
-
 TF 1.15's `tf.contrib.data` was a deprecated alias module: most names were already the functions of
 `tf.data.experimental`, which TensorFlow 2.21 still has. Those are served as the very same objects
 (`tf.compat.v1.data.experimental.<name>`: map_and_batch, parallel_interleave, shuffle_and_repeat,

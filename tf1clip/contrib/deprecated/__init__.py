@@ -1,7 +1,5 @@
 """`tf.contrib.deprecated`: TF 1.15's pre-1.0 summary ops, whose tag is an argument (not the op's name).
 
-Place in the data flow (DESIGN.md): TensorFlow's raw summary ops <- **contrib.deprecated** <- compat <- cli.
-
 TF 1.15's code: `scalar_summary(tags, values)`, `histogram_summary(tag, values)`, `image_summary`,
 `audio_summary` build the ScalarSummary / HistogramSummary / ImageSummary / AudioSummaryV2 ops with the given
 tag(s) and add them to the SUMMARIES collection (or `collections`); `merge_summary` / `merge_all_summaries`

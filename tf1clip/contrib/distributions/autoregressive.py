@@ -1,8 +1,5 @@
 """`tf.contrib.distributions.Autoregressive`: tensorflow-probability's class with TF 1.15's static shapes.
 
-Place in the data flow (DESIGN.md): tfp.distributions.Autoregressive <- **contrib.distributions.autoregressive** <-
-contrib.distributions <- compat <- cli.
-
 TF 1.15 built `distribution0` (`distribution_fn(sample0)`) once, in the constructor, and read its batch and event
 shapes from it; tfp reports both as unknown statically (its `distribution_fn` may read variables). Here the first
 distribution tfp's constructor builds is kept and answers `batch_shape` / `event_shape`, as in TF 1.15.

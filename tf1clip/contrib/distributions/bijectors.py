@@ -1,8 +1,5 @@
 """`tf.contrib.distributions.bijectors`: tensorflow-probability 0.25's bijectors, and TF 1.15's that tfp dropped.
 
-Place in the data flow (DESIGN.md): tensorflow-probability's bijectors <- **contrib.distributions.bijectors** <-
-compat <- cli.
-
 TF 1.15's bijectors continued in `tfp.bijectors`; the names that still exist there are served as tfp's objects
 (imported below). The ones tfp removed or renamed are TF 1.15's code here, as `tfp.bijectors.Bijector`
 subclasses (so they chain with tfp's bijectors and transform tfp's distributions): `AffineScalar`, `Affine`,

@@ -1,8 +1,5 @@
 """TF 1.15's `ConditionalDistribution` and `ConditionalTransformedDistribution` on tensorflow-probability.
 
-Place in the data flow (DESIGN.md): tensorflow-probability's Distribution / TransformedDistribution <-
-**contrib.distributions.conditional** <- contrib.distributions <- compat <- cli.
-
 TF 1.15's conditional classes only added `**condition_kwargs` to the public methods; tfp's methods forward those
 keywords themselves (TransformedDistribution takes TF 1.15's `bijector_kwargs` / `distribution_kwargs`), so these
 are tfp's classes under TF 1.15's constructors. A `batch_shape` / `event_shape` override, which tfp removed, is a

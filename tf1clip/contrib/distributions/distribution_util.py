@@ -1,8 +1,5 @@
 """TF 1.15's scale-operator builders for contrib.distributions' affine bijectors and vector distributions.
 
-Place in the data flow (DESIGN.md): tf.linalg's LinearOperators <- **contrib.distributions.distribution_util** <-
-contrib.distributions (bijectors.Affine, the Vector*Diag distributions) <- compat <- cli.
-
 `make_tril_scale` / `make_diag_scale` are TF 1.15's (contrib/distributions/python/ops/distribution_util.py): from
 `scale_tril`, `scale_diag` and `scale_identity_multiplier` (each optional) they build one LinearOperator, the lower
 triangle with the diagonal and the multiplier added, or a diagonal, scaled-identity or identity operator.

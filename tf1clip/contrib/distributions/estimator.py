@@ -1,10 +1,6 @@
 """`tf.contrib.distributions.estimator_head_distribution_regression`: a contrib.learn regression head whose loss
 is a distribution's negative log-likelihood, TF 1.15's function.
 
-Place in the data flow (DESIGN.md): contrib.learn.head's `_RegressionHead` and `_compute_weighted_loss` (TF
-1.15's head, ported in tf1clip) and the user's tfp distribution <- **contrib.distributions.estimator** <-
-contrib.distributions <- compat <- cli.
-
 As in TF 1.15: `make_distribution_fn(logits)` builds the distribution (once per logits tensor, kept in
 `head.distributions`); the loss is the (weighted) mean of `-log_prob(labels)`, the labels reshaped to the
 batch shape plus the distribution's event shape; the predictions are the distribution's mean.

@@ -1,8 +1,5 @@
 """`kl_divergence`, one function for `tf.distributions` and `tf.contrib.distributions`, as in TF 1.15.
 
-Place in the data flow (DESIGN.md): **contrib.distributions.kl** <- contrib.distributions (imported below) and
-the facade's `tf.distributions` (compat.surface.TF1CLIP_NAMES) <- compat <- cli.
-
 TF 1.15 served `tf.distributions`' classes as contrib's, with one KL registry. tf1clip serves `tf.distributions`
 as TensorFlow 2.21's own classes (TF 1.15's code, so a seeded `Gamma` or `Bernoulli` draws TF 1.15's samples)
 and contrib.distributions from tensorflow-probability (its composites work only with tfp's classes), so each

@@ -1,8 +1,5 @@
 """`tf.contrib.distributions`' exponentially weighted moving statistics, TF 1.15's functions.
 
-Place in the data flow (DESIGN.md): tf.compat.v1 variables <- **contrib.distributions.moving_stats** <-
-contrib.distributions <- compat <- cli.
-
 tfp.stats continued these under the same names with other parameters (the value first, zero-debiasing), so
 TF 1.15's are written here: `assign_moving_mean_variance(mean_var, variance_var, value, decay)` updates
 mean += (1 - decay) * delta and variance -= (1 - decay) * (variance - decay * delta^2), delta = value - mean;

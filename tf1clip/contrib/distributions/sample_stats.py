@@ -1,8 +1,5 @@
 """`tf.contrib.distributions.percentile`: TF 1.15's signature on tensorflow-probability's tfp.stats.percentile.
 
-Place in the data flow (DESIGN.md): tensorflow-probability's stats <- **contrib.distributions.sample_stats** <-
-contrib.distributions <- compat <- cli.
-
 tfp.stats.percentile is TF 1.15's function continued; it renamed `keep_dims` to `keepdims` and added
 `preserve_gradients` (a gradient through linear interpolation that TF 1.15 did not have: off here).
 `auto_correlation` kept its signature and is served as tfp's own.

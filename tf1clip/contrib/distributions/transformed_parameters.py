@@ -1,8 +1,5 @@
 """TF 1.15's distributions whose parameters pass through softplus / floor(abs), on tensorflow-probability's classes.
 
-Place in the data flow (DESIGN.md): tensorflow-probability's distributions <-
-**contrib.distributions.transformed_parameters** <- contrib.distributions <- compat <- cli.
-
 tfp dropped these convenience subclasses (TF 1.15 itself deprecated them: "use tfd.Normal(loc,
 tf.nn.softplus(scale))"). Each is made here the way TF 1.15 wrote them, as a subclass of tfp's class (so it mixes
 with tfp's TransformedDistribution, Mixture, ...): its constructor has TF 1.15's parameters and passes the

@@ -1,8 +1,5 @@
 """TF 1.15's VectorDiffeomixture and its two quadrature schemes (tensorflow-probability dropped them), TF 1.15's code.
 
-Place in the data flow (DESIGN.md): tensorflow-probability's Distribution / bijectors, tf.linalg <-
-**contrib.distributions.vector_diffeomixture** <- contrib.distributions <- compat <- cli.
-
 `VectorDiffeomixture(mix_loc, temperature, distribution, loc, scale, quadrature_size, quadrature_fn)` is a
 bimixture of two affine maps (`loc[k] + scale[k] @ x`) of iid draws of the scalar `distribution`, mixed along a
 quadrature grid of the SoftmaxNormal(mix_loc / temperature, 1 / temperature) distribution:

@@ -1,9 +1,6 @@
 """TF 1.15's vector distributions that tensorflow-probability dropped: VectorLaplaceDiag, VectorExponentialDiag and
 VectorSinhArcsinhDiag, each an affine map of iid scalar draws.
 
-Place in the data flow (DESIGN.md): tensorflow-probability's TransformedDistribution <-
-**contrib.distributions.vector_distributions** <- contrib.distributions <- compat <- cli.
-
 As in TF 1.15, each is a TransformedDistribution: `k` iid draws of a scalar distribution (Laplace(0, 1),
 Exponential(1), or Normal(0, 1) through SinhArcsinh), mapped by `scale @ x + loc` with the scale operator TF 1.15
 built from `scale_diag` / `scale_identity_multiplier` (distribution_util.make_diag_scale). The iid draws are tfp's

@@ -1,8 +1,5 @@
 """TF 1.15's `WishartCholesky` and `WishartFull` on tensorflow-probability's WishartTriL.
 
-Place in the data flow (DESIGN.md): tensorflow-probability's WishartTriL <- **contrib.distributions.wishart** <-
-contrib.distributions <- compat <- cli.
-
 tfp continued TF 1.15's Wishart as `WishartTriL(df, scale_tril, input_output_cholesky)`; these subclasses take TF
 1.15's arguments (the Cholesky factor, or the full scale matrix factored here) and keep TF 1.15's accessors:
 `scale()` (the scale matrix, or its factor with `cholesky_input_output_matrices`), `scale_operator`,

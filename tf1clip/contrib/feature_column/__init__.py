@@ -1,8 +1,5 @@
 """`tf.contrib.feature_column`: TF 1.15's sequence feature columns and `sequence_input_layer`.
 
-Place in the data flow (DESIGN.md): tf.feature_column (TensorFlow's feature-column internals) <-
-**contrib.feature_column** <- compat <- cli.
-
 The five sequence-column constructors moved into TensorFlow (`tf.feature_column.sequence_*`) and are served
 as those functions (imported below). `sequence_input_layer(features, feature_columns)` is gone from TensorFlow;
 here it is TF 1.15's code on TensorFlow's column machinery: each column's sequence dense tensor, flattened to

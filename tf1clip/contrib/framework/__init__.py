@@ -1,8 +1,5 @@
 """`tf.contrib.framework`: the global step and the variable-collection helpers, as in TF 1.15.
 
-Place in the data flow (DESIGN.md): contrib (this module; `contrib.layers` creates its variables
-through `model_variable`) <- compat <- cli.
-
 Model variables are the variables a model's forward pass reads (weights, biases, batch-norm
 statistics); `model_variable` puts them in `tf.compat.v1.GraphKeys.MODEL_VARIABLES` as well as in
 the global collection, and `get_variables_to_restore(include, exclude)` picks by scope, as

@@ -1,8 +1,5 @@
 """`tf.contrib.graph_editor.util`: the name TF 1.15's helpers were published under.
 
-Place in the data flow (DESIGN.md): graph_editor.op_lists, connections, naming <- **graph_editor.util** <-
-graph_editor <- compat <- cli.
-
 TF 1.15 kept list normalisation, consumers / control outputs and placeholder naming in one `util` module;
 tf1clip keeps them by concern (op_lists, connections, naming). This module only gives scripts that spell
 `ge.util.make_list_of_op(...)` the same objects under TF 1.15's module name.

@@ -1,8 +1,5 @@
 """`tf.contrib.grid_rnn`: Grid LSTMs (Kalchbrenner, Danihelka, Graves, 2015), TF 1.15's cells and variables.
 
-Place in the data flow (DESIGN.md): contrib.rnn (tf-keras' legacy cells), contrib.layers (tf-slim's
-fully_connected) <- **contrib.grid_rnn** <- compat <- cli.
-
 A GridRNNCell runs one inner cell per dimension of an N-dimensional grid. In a step, every dimension's cell reads
 the outputs of the other dimensions (concatenated) as its input and its own previous output as its state;
 "priority" dimensions are computed after the others and see their new outputs; "non-recurrent" dimensions are a

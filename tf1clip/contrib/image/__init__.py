@@ -1,8 +1,7 @@
 """`tf.contrib.image`: projective image transforms, dense warping and connected components, as in TF 1.15.
 
-Place in the data flow (DESIGN.md): **contrib.image** <- compat <- cli. TensorFlow 2.21 has no public
-function for these, so they are tf1clip's own (step 3 of the legacy-surface order), with TF 1.15's
-signatures and numbers:
+TensorFlow 2.21 has no public function for these, so they are tf1clip's own (step 3 of the legacy-surface order),
+with TF 1.15's signatures and numbers:
 
 - `transform` runs the `ImageProjectiveTransformV3` kernel (the successor of TF 1.15's contrib
   `ImageProjectiveTransform` op) with TF 1.15's behaviour: points that map outside the input read

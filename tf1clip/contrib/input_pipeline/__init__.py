@@ -1,7 +1,5 @@
 """`tf.contrib.input_pipeline`: obtain_next, the next string of a list, round robin (TF 1.15's op, as TF ops).
 
-Place in the data flow (DESIGN.md): tf ops <- **contrib.input_pipeline** <- compat <- cli.
-
 `obtain_next(string_list_tensor, counter)` sets the int64 variable `counter` to (counter + 1) mod the list's length
 (C's remainder, as TF 1.15's ObtainNext kernel) and returns the string at that position: with a counter starting
 at -1, successive runs give the list's strings in order, over and over. TF 1.15's kernel is gone; here it is an

@@ -1,10 +1,9 @@
 """`tf.contrib.keras`: TF 1.15's second name for its Keras API, served as tf-keras' TF1 Keras API.
 
-Place in the data flow (DESIGN.md): tf-keras <- **contrib.keras** <- compat <- cli. Each submodule
-(`layers`, `models`, `backend`, `optimizers`, `datasets`, `applications`, ...) is the module tf1clip serves as
-`tf.keras.<name>` (`tf_keras.api._v1.keras.<name>`), so `tf.contrib.keras.layers.Dense` is
-`tf.keras.layers.Dense`; `tf.contrib.keras.api.keras` is this module again. `wrappers.scikit_learn`, which
-tf-keras dropped, is TF 1.15's (tf1clip.python.keras.wrappers.scikit_learn), the same module tf1clip serves as
+Each submodule (`layers`, `models`, `backend`, `optimizers`, `datasets`, `applications`, ...) is the module tf1clip
+serves as `tf.keras.<name>` (`tf_keras.api._v1.keras.<name>`), so `tf.contrib.keras.layers.Dense` is
+`tf.keras.layers.Dense`; `tf.contrib.keras.api.keras` is this module again. `wrappers.scikit_learn`, which tf-keras
+dropped, is TF 1.15's (tf1clip.python.keras.wrappers.scikit_learn), the same module tf1clip serves as
 `tf.keras.wrappers.scikit_learn`.
 """
 

@@ -1,6 +1,5 @@
 """`tf.contrib.layers`: the initializers, regularizers and layer functions training scripts use.
 
-Place in the data flow (DESIGN.md): tf_slim <- **contrib.layers** <- compat <- cli.
 `optimize_loss`, `adaptive_clipping_fn`, `OPTIMIZER_CLS_NAMES` and `OPTIMIZER_SUMMARIES` are tf-slim's (TF 1.15's
 code; the same objects as `tf.contrib.slim.optimize_loss`, as in TF 1.15: the oracle judged tf1clip.training_op's
 own `optimize_loss`, whose fixes differ from TF 1.15, against it), imported on first use. Every name tf-slim has

@@ -1,12 +1,11 @@
 """TF 1.15's contrib.layers embedding_ops: `embedding_lookup_unique`, the scattered (parameter-hashing) lookups, ...
 
-Place in the data flow (DESIGN.md): **contrib.layers** <- compat <- cli. TensorFlow 2.21 has none of these
-functions; they are TF 1.15's, on TensorFlow's public ops. `embedding_lookup_unique` runs `tf.unique` +
-`tf.compat.v1.nn.embedding_lookup` + `tf.gather`, so its gradient with respect to `params` stays a sparse
-`IndexedSlices` over the distinct ids. `scattered_embedding_lookup(_sparse)` find each embedding component with
-sparse_feature_cross_op.sparse_feature_cross, so they need a `hash_key` (TF 1.15's default `None` was its legacy
-hash, which TensorFlow 2.21 cannot compute: a clear NotImplementedError). `embedding_lookup_sparse_with_distributed_
-aggregation` is TF 1.15's partition-wise lookup and segment sums.
+TensorFlow 2.21 has none of these functions; they are TF 1.15's, on TensorFlow's public ops.
+`embedding_lookup_unique` runs `tf.unique` + `tf.compat.v1.nn.embedding_lookup` + `tf.gather`, so its gradient with
+respect to `params` stays a sparse `IndexedSlices` over the distinct ids. `scattered_embedding_lookup(_sparse)` find
+each embedding component with sparse_feature_cross_op.sparse_feature_cross, so they need a `hash_key` (TF 1.15's
+default `None` was its legacy hash, which TensorFlow 2.21 cannot compute: a clear NotImplementedError).
+`embedding_lookup_sparse_with_distributed_ aggregation` is TF 1.15's partition-wise lookup and segment sums.
 """
 
 import tensorflow as tf

@@ -1,9 +1,8 @@
 """`tf.contrib.layers.embed_sequence` and `bow_encoder`, as in TF 1.15 (variables `EmbedSequence/embeddings`,
 `bow_encoder/embeddings`).
 
-Place in the data flow (DESIGN.md): contrib.framework.model_variable <- contrib.layers (this
-module) <- compat <- cli. The lookup is `tf.nn.embedding_lookup`, so the embedding's gradient is
-a `tf.IndexedSlices` and stays sparse through tf1clip's clipping and wrappers.
+The lookup is `tf.nn.embedding_lookup`, so the embedding's gradient is a `tf.IndexedSlices` and stays sparse through
+tf1clip's clipping and wrappers.
 """
 
 import tensorflow as tf

@@ -1,8 +1,5 @@
 """TF 1.15's first feature-column API (`tf.contrib.layers.real_valued_column`, ...) on `tf.feature_column`.
 
-Place in the data flow (DESIGN.md): tf.compat.v1.feature_column <- **contrib.layers.feature_column** <-
-contrib.layers.feature_column_ops, contrib.learn.head_estimators <- compat <- cli.
-
 Each constructor returns the `tf.compat.v1.feature_column` column TF itself made its successor, with the
 TF 1.15 arguments mapped (`real_valued_column(name, dimension)` is `numeric_column(name, shape=(dimension,))`,
 `sparse_column_with_keys` a vocabulary-list column, `one_hot_column` an indicator column, ...), so the

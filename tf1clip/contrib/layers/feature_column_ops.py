@@ -1,8 +1,5 @@
 """TF 1.15's `tf.contrib.layers.feature_column_ops`: linear and sequence models on the first feature-column API.
 
-Place in the data flow (DESIGN.md): tf.compat.v1.feature_column <- contrib.layers.feature_column <-
-**contrib.layers.feature_column_ops** <- compat <- cli.
-
 TF 1.15's code, on the columns tf1clip's `feature_column` constructors return (tf.compat.v1.feature_column's): each
 column's ids / dense values come from TensorFlow's own column transformations (`FeatureTransformationCache`), and
 the variables are created as TF 1.15 created them, with its names: `weighted_sum_from_feature_columns` makes

@@ -1,8 +1,5 @@
 """TF 1.15's `sparse_feature_cross` (contrib.layers' custom-op wrapper) on TensorFlow's own SparseCross kernels.
 
-Place in the data flow (DESIGN.md): tf.raw_ops.SparseCross <- **contrib.layers.sparse_feature_cross_op** <- compat <-
-cli.
-
 TF 1.15 crossed with its contrib-only SparseFeatureCross / SparseFeatureCrossV2 kernels. Their string crosses
 ("a_X_b") are TensorFlow's SparseCross's, and V2 (a `hash_key` given: FingerprintCat64 of the features'
 fingerprints, modulo `num_buckets`) is TensorFlow's SparseCross's hashed output (what tf.sparse.cross_hashed

@@ -1,6 +1,5 @@
 """TF 1.15's `tf.contrib.layers` sparse ops (`contrib_sparse_ops`): dense <-> sparse conversions and row envelopes.
 
-Place in the data flow (DESIGN.md): tf.compat.v1 sparse ops <- **contrib.layers.sparse_ops** <- compat <- cli.
 TF 1.15's Python code on TensorFlow's public ops (same name scopes, values and errors).
 """
 

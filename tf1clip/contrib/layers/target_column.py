@@ -1,8 +1,5 @@
 """TF 1.15's `tf.contrib.layers` target columns (`regression_target`, `multi_class_target`, ...): loss and eval ops.
 
-Place in the data flow (DESIGN.md): contrib.losses / contrib.metrics <- **contrib.layers.target_column** <-
-compat <- cli.
-
 TF 1.15's deprecated code (its successor was contrib.learn's heads), ported onto tf1clip's contrib.losses
 `hinge_loss` and contrib.metrics `streaming_*` (tf-slim's metrics, TF 1.15's own) and TensorFlow's public ops.
 Its `deprecated` decorator is TensorFlow's own (tensorflow.python.util.deprecation: there is no public one), so

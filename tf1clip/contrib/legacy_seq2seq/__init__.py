@@ -1,9 +1,7 @@
 """`tf.contrib.legacy_seq2seq`: TF 1.15's list-of-tensors seq2seq models, decoders and losses.
 
-Place in the data flow (DESIGN.md): contrib.rnn (cells, wrappers, linear), tf.compat.v1.nn.static_rnn
-<- **contrib.legacy_seq2seq** <- compat <- cli. Sequences are Python lists of per-time-step tensors, as in
-TF1 (the translate tutorial's models). TF 1.15's code step for step, with its variable scopes, so its
-checkpoints restore:
+Sequences are Python lists of per-time-step tensors, as in TF1 (the translate tutorial's models). TF 1.15's code
+step for step, with its variable scopes, so its checkpoints restore:
 
   basic_rnn_seq2seq            basic_rnn_seq2seq/rnn/<cell>, basic_rnn_seq2seq/rnn_decoder/<cell>
   tied_rnn_seq2seq             combined_tied_rnn_seq2seq/tied_rnn_seq2seq/<cell> (one set for both)

@@ -1,8 +1,5 @@
 """`tf.contrib.linear_optimizer`: TF 1.15's SDCA optimizer for linear models (`SDCAOptimizer`, `SdcaModel`, ...).
 
-Place in the data flow (DESIGN.md): TensorFlow's SDCA kernels, tensorflow-estimator 2.15's SDCA model <-
-**contrib.linear_optimizer** <- contrib.learn (LinearClassifier / LinearRegressor / SVM) <- compat <- cli.
-
 The modules mirror TF 1.15's `contrib/linear_optimizer/python`:
 - `sdca_ops.SdcaModel`: the solver (minimize, update_weights, predictions, the losses, approximate_duality_gap):
   tensorflow-estimator's `_SDCAModel` (TF 1.15's code, moved there) with TF 1.15's option rules (l2 runs as

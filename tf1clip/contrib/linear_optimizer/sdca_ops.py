@@ -1,9 +1,5 @@
 """`tf.contrib.linear_optimizer.SdcaModel`: TF 1.15's SDCA solver for linear models, on tensorflow-estimator's.
 
-Place in the data flow (DESIGN.md): TensorFlow's SDCA kernels (SdcaOptimizerV2, SdcaFprint) <- tensorflow-estimator
-2.15's `_SDCAModel` and sharded hash table <- **contrib.linear_optimizer.sdca_ops** <- contrib.linear_optimizer
-(SDCAOptimizer), contrib.learn.svm <- compat <- cli.
-
 TF 1.15's `SdcaModel` moved to tensorflow-estimator (canned/linear_optimizer/python/utils/sdca_ops.py) as
 `_SDCAModel`, with the same `minimize` (the SdcaOptimizerV2 step, the example-state hash table, partitioned
 variables) and the same losses, but a few rules changed. This subclass keeps the library's code and puts TF 1.15's

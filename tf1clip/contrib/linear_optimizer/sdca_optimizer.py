@@ -1,9 +1,5 @@
 """`tf.contrib.linear_optimizer.SDCAOptimizer`: TF 1.15's SDCA wrapper that contrib.learn's linear estimators take.
 
-Place in the data flow (DESIGN.md): contrib.linear_optimizer.sdca_ops (SdcaModel) <-
-**contrib.linear_optimizer.sdca_optimizer** <- contrib.learn.canned (LinearClassifier / LinearRegressor with
-`optimizer=SDCAOptimizer(...)`), contrib.learn.svm <- compat <- cli.
-
 TF 1.15's class: the options (example_id_column, num_loss_partitions, num_table_shards, the symmetric L1 / L2
 regularization, adaptive, partitioner), `get_name()` and `get_train_step(columns_to_variables,
 weight_column_name, loss_type, features, targets, global_step)`, which turns a linear model's columns into SDCA's

@@ -3,8 +3,6 @@ TensorFlow's own objects (TF 1.15's contrib.lookup re-exported `lookup_ops`, whi
 thin calls of those: the four deprecated `string_to_index*` / `index_to_string` functions TF 1.15 kept, and
 `index_table_from_tensor` / `index_to_string_table_from_tensor` under TF 1.15's parameter name `mapping`
 (TF 2.21 renamed it `vocabulary_list`).
-
-Place in the data flow (DESIGN.md): TensorFlow's lookup_ops <- **contrib.lookup** <- compat <- cli.
 """
 
 import tensorflow as tf

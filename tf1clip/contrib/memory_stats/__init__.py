@@ -1,7 +1,5 @@
 """`tf.contrib.memory_stats`: the ops that read a GPU allocator's bytes in use and peak bytes, as in TF 1.15.
 
-Place in the data flow (DESIGN.md): TensorFlow's allocator statistics <- **contrib.memory_stats** <- compat <- cli.
-
 TF 1.15's `BytesInUse()` / `MaxBytesInUse()` were GPU-only ops (int64 scalars): a graph built them anywhere, and a
 session ran them on a GPU; placed on a CPU they failed at run time with an InvalidArgumentError (no kernel). Here
 they are built the same way: under a GPU device scope on a machine with that GPU, a `tf.py_function` reads

@@ -1,6 +1,5 @@
 """`tf.contrib.mixed_precision`: TF 1.15's LossScaleOptimizer and its loss-scale managers, tf1clip's own code.
 
-Place in the data flow (DESIGN.md): transforms.all_finite <- **contrib.mixed_precision** <- compat <- cli.
 TF 2.21 kept only a different API (`MixedPrecisionLossScaleOptimizer` with `LossScale` objects), so TF 1.15's
 classes are ported with its semantics and variable names:
 

@@ -1,7 +1,5 @@
 """`tf.contrib.nn`: TF 1.15's extra neural-network ops.
 
-Place in the data flow (DESIGN.md): tf.compat.v1.nn <- **contrib.nn** <- compat <- cli.
-
 `conv1d_transpose` is TensorFlow 2.21's `tf.nn.conv1d_transpose` (the same function); the rest
 is tf1clip's code with TF 1.15's semantics:
 - `alpha_dropout(x, keep_prob, noise_shape, seed)`: SELU's dropout (Klambauer et al. 2017): a dropped unit

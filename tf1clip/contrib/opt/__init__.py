@@ -9,8 +9,7 @@ LazyAdamGSOptimizer (adam_gs); GGTOptimizer (ggt); ShampooOptimizer (shampoo); t
 ElasticAverageOptimizer / ElasticAverageCustomGetter (elastic_average), ModelAverageOptimizer /
 ModelAverageCustomGetter (model_average) and AGNOptimizer / AGNCustomGetter (agn).
 
-Place in the data flow (DESIGN.md): clipping / tf.compat.v1.train <- **contrib.opt** <- compat <-
-cli. Any other name raises ContribNotProvidedError with a replacement.
+Any other name raises ContribNotProvidedError with a replacement.
 """
 
 from tf1clip.contrib import catalog as _catalog

@@ -1,9 +1,6 @@
 """`tf.contrib.opt.AdamGSOptimizer` and `LazyAdamGSOptimizer`: Adam and LazyAdam whose bias correction counts
 the global step instead of keeping beta-power variables.
 
-Place in the data flow (DESIGN.md): tf.compat.v1.train.AdamOptimizer / contrib.opt.LazyAdamOptimizer <- contrib.opt
-(this module) <- compat <- cli.
-
 Semantics (TF 1.15): `beta1^t` and `beta2^t` are `pow(beta, global_step + 1)`, with `global_step` read when the
 update runs (a tensor or variable given to the constructor; the default 0 means every step corrects as the
 first one), so workers of an asynchronous job that share the global step agree on t; there are no

@@ -1,6 +1,5 @@
 """`tf.contrib.opt.NadamOptimizer` and `AdaMaxOptimizer`: Adam's relatives on TensorFlow's own training kernels.
 
-Place in the data flow (DESIGN.md): tf.compat.v1.train.AdamOptimizer <- contrib.opt (this module) <- compat <- cli.
 Both subclass TF's Adam (slots `m` and `v`, colocated non-slot beta powers), so they nest in tf1clip's wrappers
 and checkpoints keep TF 1.15's keys (`<var>/Nadam`, `<var>/Nadam_1`, `beta1_power`, ...).
 

@@ -2,8 +2,6 @@
 on a ps/worker cluster (each worker trains local copies and sums its gradients; every `communication_period`
 steps the mean of the summed gradients is applied to global variables on the ps and the worker pulls them).
 
-Place in the data flow (DESIGN.md): tf.compat.v1.train optimizers <- **contrib.opt** (agn) <- compat <- cli.
-
 Semantics and names (TF 1.15's contrib/opt/python/training/agn_optimizer.py, ported onto tf.compat.v1): the
 custom getter, used on a `tf.compat.v1.variable_scope` under `replica_device_setter`, turns each trainable
 variable `<name>` into `<name>` (trainable, LOCAL_VARIABLES, on the worker), `global_center_variable/<name>`

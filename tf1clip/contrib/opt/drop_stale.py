@@ -1,8 +1,6 @@
 """`tf.contrib.opt.DropStaleGradientOptimizer`: in asynchronous training, skip an update whose gradient was
 computed more than `staleness` global steps ago.
 
-Place in the data flow (DESIGN.md): any tf.compat.v1.train optimizer <- contrib.opt (this module) <- compat <- cli.
-
 Semantics (TF 1.15): `compute_gradients` records the global step when the gradient computation starts; at
 `apply_gradients` (after every gradient is computed) the staleness is `global_step - that step`; within
 `staleness` the wrapped optimizer applies the gradients, else nothing moves. A float variable `stale_counter`

@@ -2,9 +2,6 @@
 cluster (each worker trains local copies; every `communication_period` steps they are pulled toward a global
 center copy on the ps, and the center toward them).
 
-Place in the data flow (DESIGN.md): tf.compat.v1.train optimizers <- **contrib.opt** (elastic_average) <- compat
-<- cli.
-
 Semantics and names (TF 1.15's contrib/opt/python/training/elastic_average_optimizer.py, ported onto
 tf.compat.v1): the custom getter, used on a `tf.compat.v1.variable_scope` under `replica_device_setter`, turns
 each trainable variable `<name>` into three: `<name>` itself (trainable, in LOCAL_VARIABLES, on the worker),

@@ -1,9 +1,6 @@
 """`tf.contrib.opt.ExternalOptimizerInterface` and `ScipyOptimizerInterface`: minimize a graph's loss with an
 optimizer that runs outside TensorFlow (scipy.optimize), evaluating the loss and its gradient by `session.run`.
 
-Place in the data flow (DESIGN.md): tf.compat.v1 (gradients, Session) and scipy.optimize <- contrib.opt (this
-module) <- compat <- cli.
-
 Semantics (TF 1.15): the variables of `var_list` (default: the trainable ones) are packed into one float vector;
 each evaluation feeds a candidate vector to the variables (`feed_dict={var: value}`) and fetches the loss and
 the packed gradient (a variable the loss does not reach gets a zero gradient); equality and inequality

@@ -1,8 +1,5 @@
 """`tf.contrib.opt.GGTOptimizer`: full-matrix adaptive preconditioning on a window of recent gradients (TF 1.15's).
 
-Place in the data flow (DESIGN.md): tf.compat.v1.train.Optimizer <- **contrib.opt.ggt** <- contrib.opt <-
-compat <- cli.
-
 TF 1.15's code, moved from its OptimizerV2 base onto the v1 Optimizer. Every variable's gradient is written into
 one flat vector (`flat_grad`, variables ordered by name); its moving average `moment1` is stored in a ring of
 the last `window` averages (`grad_buffer`); the step is the GGT preconditioner (Agarwal et al., 2018: an SVD of

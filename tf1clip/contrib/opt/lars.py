@@ -1,8 +1,5 @@
 """`tf.contrib.opt.LARSOptimizer`: layer-wise adaptive rate scaling (You, Gitman, Ginsburg, arXiv:1708.03888).
 
-Place in the data flow (DESIGN.md): tf.compat.v1.train.Optimizer and TF's momentum kernels <- contrib.opt (this
-module) <- compat <- cli.
-
 Semantics (TF 1.15): for a dense gradient of a variable not in `skip_list` (matched as a substring of the
 variable's name), `trust = eeta * |w| / (|g| + weight_decay * |w| + epsilon)` (1 where |w| or |g| is 0), the
 gradient becomes `g + weight_decay * w`, and TF's momentum kernel steps with learning rate 1 and gradient

@@ -1,8 +1,7 @@
 """`tf.contrib.opt.LazyAdamOptimizer`: Adam whose sparse updates touch only the looked-up rows.
 
-Place in the data flow (DESIGN.md): tf.compat.v1.train.AdamOptimizer <- contrib.opt (this module)
-<- compat <- cli. It is an AdamOptimizer subclass (slots `m` and `v`, the beta-power
-accumulators, the name "Adam"), so it wraps in tf1clip's optimizers like any TF1 optimizer.
+It is an AdamOptimizer subclass (slots `m` and `v`, the beta-power accumulators, the name "Adam"), so it wraps in
+tf1clip's optimizers like any TF1 optimizer.
 
 Semantics (TF 1.15): on dense gradients it is Adam. On a `tf.IndexedSlices` gradient (an
 embedding lookup), only the rows in `indices` change, in the variable and in both moment slots;

@@ -2,9 +2,6 @@
 ps/worker cluster (each worker trains local copies; every `interval_steps` steps the copies are averaged into
 global variables on the ps and every worker restarts from the average).
 
-Place in the data flow (DESIGN.md): tf.compat.v1.train optimizers <- **contrib.opt** (model_average) <- compat
-<- cli.
-
 Semantics and names (TF 1.15's contrib/opt/python/training/model_average_optimizer.py, ported onto
 tf.compat.v1): the custom getter, used on a `tf.compat.v1.variable_scope` under `replica_device_setter`, makes
 each trainable variable `<name>` a worker-local variable (trainable, LOCAL_VARIABLES, on `worker_device`) and

@@ -1,9 +1,6 @@
 """`tf.contrib.opt.MovingAverageOptimizer`: train with any optimizer, keep an exponential moving average of the
 weights, and save the averages under the weights' names.
 
-Place in the data flow (DESIGN.md): tf.compat.v1.train optimizers and ExponentialMovingAverage <- contrib.opt
-(this module) <- compat <- cli.
-
 Semantics (TF 1.15): `apply_gradients` runs the wrapped optimizer's step and then (or, with
 `sequential_update=False`, alongside it) `ExponentialMovingAverage(average_decay, num_updates).apply` to every
 variable that received a gradient; the averages are variables named `<var>/ExponentialMovingAverage`.

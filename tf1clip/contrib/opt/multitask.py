@@ -1,7 +1,5 @@
 """`tf.contrib.opt.MultitaskOptimizerWrapper` and `clip_gradients_by_global_norm`, as in TF 1.15.
 
-Place in the data flow (DESIGN.md): clipping <- contrib.opt (this module) <- compat <- cli.
-
 A multi-task loss whose component is masked out of a batch gives its variables an all-zero
 gradient; applying it would still decay Adam's or Momentum's state towards zero. The wrapper
 skips the update of every variable whose gradient is entirely zero, leaving its weights and

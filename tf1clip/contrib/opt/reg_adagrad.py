@@ -1,7 +1,5 @@
 """`tf.contrib.opt.RegAdagradOptimizer`: Adagrad whose accumulator can be left alone for some updates.
 
-Place in the data flow (DESIGN.md): tf.compat.v1.train.AdagradOptimizer <- contrib.opt (this module) <- compat <- cli.
-
 Semantics (TF 1.15): Adagrad (slot `accumulator`, name "RegAdagrad"); update ops built inside
 `with opt.avoid_updating_slots():` step the variable with the current accumulator but do not add g^2 to it (the
 kernels' `update_slots=False`), e.g. for a regularization term applied separately from the data gradient.

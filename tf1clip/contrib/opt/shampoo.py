@@ -1,8 +1,5 @@
 """`tf.contrib.opt.ShampooOptimizer`: Kronecker-factored preconditioning per tensor dimension (TF 1.15's).
 
-Place in the data flow (DESIGN.md): tf.compat.v1.train.Optimizer <- **contrib.opt.shampoo** <- contrib.opt <-
-compat <- cli.
-
 TF 1.15's algorithm, step for step, with its slots (so its checkpoints restore): per variable a momentum `gbar`
 (`<var>/Shampoo`) and per dimension i a statistic `Gbar_i` (`<var>/Shampoo_<k>`): for a dimension of size
 <= max_matrix_size the d x d matrix sum of G G^T contracted over the other dimensions, preconditioning with its

@@ -1,8 +1,6 @@
 """`tf.contrib.opt.AddSignOptimizer` and `PowerSignOptimizer` (Bello et al., "Neural Optimizer Search with
 Reinforcement Learning", ICML 2017), on TensorFlow's own ApplyAddSign / ApplyPowerSign kernels.
 
-Place in the data flow (DESIGN.md): tf.compat.v1.train.Optimizer <- contrib.opt (this module) <- compat <- cli.
-
 Semantics (TF 1.15): one slot `m` (`m = beta m + (1 - beta) g`), then
 AddSign `var -= lr * (alpha + sign_decay * sign(g) * sign(m)) * g` and
 PowerSign `var -= lr * exp(logbase * sign_decay * sign(g) * sign(m)) * g`. `sign_decay_fn(global_step)`, when

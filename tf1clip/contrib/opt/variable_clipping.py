@@ -1,7 +1,5 @@
 """`tf.contrib.opt.VariableClippingOptimizer`: after the wrapped optimizer's step, clip chosen variables' norms.
 
-Place in the data flow (DESIGN.md): any tf.compat.v1.train optimizer <- contrib.opt (this module) <- compat <- cli.
-
 Semantics (TF 1.15): `vars_to_clip_dims` maps a variable to the dimensions over which its norm is measured
 (`tf.clip_by_norm(var, max_norm, axes=dims)`: [1] clips each row of an embedding). After the wrapped update, each
 listed variable that received a gradient is clipped; for a sparse gradient only the touched rows are (unless

@@ -1,7 +1,5 @@
 """`tf.contrib.opt` decoupled weight decay: AdamWOptimizer, MomentumWOptimizer, the extension and its factory.
 
-Place in the data flow (DESIGN.md): tf.compat.v1.train optimizers <- contrib.opt (this module) <- compat <- cli.
-
 Semantics (TF 1.15, Loshchilov & Hutter, "Decoupled Weight Decay Regularization", arXiv:1711.05101): before the
 wrapped optimizer's update of a variable, the variable shrinks by `weight_decay * var` (for a sparse gradient,
 only its rows: `var[idx] -= weight_decay * var[idx]`); the decay is not scaled by the learning rate, and it

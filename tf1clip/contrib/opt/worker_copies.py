@@ -1,9 +1,6 @@
 """The custom getter TF 1.15's ps/worker optimizers share: a trainable variable becomes a worker-local copy, a
 global center on the ps, and one more worker-side variable of the optimizer's own.
 
-Place in the data flow (DESIGN.md): tf.compat.v1.variable_scope <- **contrib.opt.worker_copies** <-
-contrib.opt.elastic_average / agn <- compat <- cli.
-
 For a trainable variable `name` the getter creates `name` on `worker_device` in LOCAL_VARIABLES (trainable),
 `global_center_variable/name` in GLOBAL_VARIABLES (placed by the surrounding device function, the ps), and
 `<COMPANION>/name` on `worker_device` in LOCAL_VARIABLES: ElasticAverage's local center, AGN's gradient sum. It

@@ -1,6 +1,5 @@
 """`tf.contrib.optimizer_v2`: TF 1.15's OptimizerV2 versions of six optimizers, on the v1 optimizers.
 
-Place in the data flow (DESIGN.md): tf.compat.v1.train <- **contrib.optimizer_v2** <- compat <- cli.
 TF 1.15's contrib OptimizerV2 classes took the v1 optimizers' arguments and created the same slot and
 non-slot variables (`v/Adam`, `beta1_power`, ...). Adadelta, Adagrad, Adam, GradientDescent and Momentum also
 made the same updates: `tf.compat.v1.train.<name>` is served for them (imported below). RMSProp did not:

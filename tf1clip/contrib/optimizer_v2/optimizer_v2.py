@@ -1,8 +1,5 @@
 """`tf.contrib.optimizer_v2.OptimizerV2`: TF 1.15's base class of the OptimizerV2 optimizers (TF 1.15's code).
 
-Place in the data flow (DESIGN.md): tf.compat.v1.train.Optimizer / tf.distribute <- **contrib.optimizer_v2** <-
-compat <- cli.
-
 A TF 1.15 script subclasses `OptimizerV2(use_locking, name)`: it sets hyper-parameters with
 `self._set_hyper(name, value)` (a callable value is re-evaluated every step), creates slot and non-slot
 variables in `_create_vars(var_list, state)` (`state.zeros_slot(var, "m")`, `state.create_slot(...)`,

@@ -1,7 +1,5 @@
 """`tf.contrib.periodic_resample`: periodic resampling of a tensor into a new shape (TF 1.15's op, as TF ops).
 
-Place in the data flow (DESIGN.md): tf ops <- **contrib.periodic_resample** <- compat <- cli.
-
 `periodic_resample(values, shape)` is the generalised sub-pixel shuffle of Shi et al. (2016): `shape` gives the
 output size of every dimension but one (None, or any size < 1, marks the adjustable one, which shrinks to
 floor(size(values) / product of the others)). TF 1.15 ran a custom kernel

@@ -1,8 +1,5 @@
 """`tf.contrib.predictor`: call an exported model (or an estimator's latest checkpoint) like a function (TF 1.15's code).
 
-Place in the data flow (DESIGN.md): tf.compat.v1 saved_model loader / tf.estimator <- **contrib.predictor**
-<- compat <- cli.
-
 `from_saved_model(export_dir, signature_def_key=None, ...)` loads the SavedModel's MetaGraph (tags "serve" by
 default) into its own graph and session; `from_estimator(estimator, serving_input_receiver_fn, output_key)`
 builds the estimator's PREDICT graph for the receiver and restores its latest checkpoint. Either way the

@@ -1,7 +1,6 @@
 """`tf.contrib.proto`: decode_proto and encode_proto (tf.io's ops).
 
-Place in the data flow (DESIGN.md): TensorFlow <- **contrib.proto** <- compat <- cli. TF 1.15's names are
-served as the very objects TensorFlow 2.21 still has (imported below); anything else raises
+TF 1.15's names are served as the very objects TensorFlow 2.21 still has (imported below); anything else raises
 ContribNotProvidedError with a replacement.
 """
 

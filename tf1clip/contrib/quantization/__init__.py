@@ -1,7 +1,5 @@
 """`tf.contrib.quantization`: TF 1.15's quantize / dequantize / concat ops, on TensorFlow 2.21's raw ops.
 
-Place in the data flow (DESIGN.md): tf.raw_ops <- **contrib.quantization** <- compat <- cli.
-
 TF 1.15's module re-exported three generated ops of gen_array_ops under their op signatures (no `axis`,
 `narrow_range` or `ensure_minimum_range`: those attributes came later with defaults that keep TF 1.15's
 per-tensor behaviour, including its 1% minimum range). Here they are thin wrappers on `tf.raw_ops` with TF 1.15's

@@ -1,7 +1,5 @@
 """`tf.contrib.recurrent`: TF 1.15's functional recurrent loop (`Recurrent`) and the RNNs built on it.
 
-Place in the data flow (DESIGN.md): tf.while_loop <- **contrib.recurrent** <- compat <- cli.
-
 `Recurrent(theta, state0, inputs, cell_fn)` runs `state = cell_fn(theta, state, inputs[t])` over the time
 (first) axis of `inputs` and returns every step's state stacked on a new first axis (zeros at the steps not run)
 and the last state. `functional_rnn` / `bidirectional_functional_rnn` are `dynamic_rnn` /

@@ -1,8 +1,5 @@
 """`tf.contrib.reduce_slice_ops`: sums, products, maxima and minima over index ranges (TF 1.15's ops, as TF ops).
 
-Place in the data flow (DESIGN.md): tf.ragged.range and the unsorted segment reductions <-
-**contrib.reduce_slice_ops** <- compat <- cli.
-
 `reduce_slice_<op>(data, indices, axis)` reduces, along `axis`, the slices `data[start:end]` that `indices`
 gives: a [n, 2] tensor of (start, end) pairs, or a 1-D tensor whose neighbours are the pairs
 (`indices[i]:indices[i + 1]`). The result has n rows along `axis`. As in TF 1.15's kernels, an end past the

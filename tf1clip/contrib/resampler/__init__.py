@@ -1,7 +1,5 @@
 """`tf.contrib.resampler`: bilinear resampling of a batch of 2-D data at given points (TF 1.15's `resampler`).
 
-Place in the data flow (DESIGN.md): tf ops <- **contrib.resampler** <- compat <- cli.
-
 TF 1.15 ran a custom kernel (contrib/resampler/kernels/resampler_ops.cc); here the same arithmetic is a composition
 of TensorFlow 2.21 ops, so values and gradients (w.r.t. `data` and `warp`) are TF 1.15's:
 

@@ -1,18 +1,16 @@
 """`tf.contrib.rnn`: TF1's RNN cells, wrappers and static RNNs, plus contrib's own cells, block/fused LSTMs
 and stacked bidirectional RNNs.
 
-Place in the data flow (DESIGN.md): tf-keras' legacy cells / tf.compat.v1.nn <- **contrib.rnn** <-
-compat <- cli. The core cells are tf-keras' legacy TF1 cells, imported from tf_keras directly, so
-they are the classes `tf.compat.v1.nn.rnn_cell` serves when TF_USE_LEGACY_KERAS=1 and they work
-whichever Keras TensorFlow picked; their variables keep TF1's names (`rnn/basic_lstm_cell/kernel`).
-Contrib's own: NASCell, LayerNormBasicLSTMCell (cells), LSTMBlockCell, GRUBlockCell(V2)
-(block_cells, on TensorFlow's kernels), LSTMBlockFusedCell and the fused adaptors (fused),
-CoupledInputForgetGateLSTMCell, IndyLSTMCell, UGRNNCell (gated_cells), IndRNNCell, IndyGRUCell, SRUCell,
+The core cells are tf-keras' legacy TF1 cells, imported from tf_keras directly, so they are the classes
+`tf.compat.v1.nn.rnn_cell` serves when TF_USE_LEGACY_KERAS=1 and they work whichever Keras TensorFlow picked; their
+variables keep TF1's names (`rnn/basic_lstm_cell/kernel`). Contrib's own: NASCell, LayerNormBasicLSTMCell (cells),
+LSTMBlockCell, GRUBlockCell(V2) (block_cells, on TensorFlow's kernels), LSTMBlockFusedCell and the fused adaptors
+(fused), CoupledInputForgetGateLSTMCell, IndyLSTMCell, UGRNNCell (gated_cells), IndRNNCell, IndyGRUCell, SRUCell,
 IntersectionRNNCell, PhasedLSTMCell, GLSTMCell (independent_cells), TimeFreqLSTMCell, GridLSTMCell,
-BidirectionalGridLSTMCell (grid_cells), AttentionCellWrapper,
-HighwayWrapper, CompiledWrapper, EmbeddingWrapper, InputProjectionWrapper, OutputProjectionWrapper, transpose_batch_time,
-best_effort_input_batch_size (wrappers), ConvLSTMCell and Conv1D/2D/3DLSTMCell (conv_lstm),
-stack_bidirectional_(dynamic_)rnn (stacked). Any other name raises ContribNotProvidedError with a replacement.
+BidirectionalGridLSTMCell (grid_cells), AttentionCellWrapper, HighwayWrapper, CompiledWrapper, EmbeddingWrapper,
+InputProjectionWrapper, OutputProjectionWrapper, transpose_batch_time, best_effort_input_batch_size (wrappers),
+ConvLSTMCell and Conv1D/2D/3DLSTMCell (conv_lstm), stack_bidirectional_(dynamic_)rnn (stacked). Any other name
+raises ContribNotProvidedError with a replacement.
 """
 
 import tensorflow as tf

@@ -1,10 +1,8 @@
 """`tf.contrib.rnn`'s block cells: LSTMBlockCell, GRUBlockCell and GRUBlockCellV2 on TensorFlow's own kernels.
 
-Place in the data flow (DESIGN.md): tf.raw_ops.LSTMBlockCell / GRUBlockCell (TensorFlow 2.21's kernels) <-
-contrib.rnn (this module) <- compat <- cli. TensorFlow 2.21 still ships the kernels but not their
-gradients (TF 1.15 registered them in tf.contrib), so `register_gradients()` registers them, from
-LSTMBlockCellGrad / GRUBlockCellGrad, the first time a block cell is built. It never replaces a
-gradient someone else registered.
+TensorFlow 2.21 still ships the kernels but not their gradients (TF 1.15 registered them in tf.contrib), so
+`register_gradients()` registers them, from LSTMBlockCellGrad / GRUBlockCellGrad, the first time a block cell is
+built. It never replaces a gradient someone else registered.
 
 Variables, as TensorFlow 1.15 created them under the cell's scope:
   LSTMBlockCell   lstm_cell/kernel [input + units, 4 * units] (gates i, j, f, o as BasicLSTMCell),

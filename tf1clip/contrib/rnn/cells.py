@@ -1,8 +1,7 @@
 """The two contrib-only RNN cells training scripts used: NASCell and LayerNormBasicLSTMCell.
 
-Place in the data flow (DESIGN.md): tf-keras' legacy RNNCell <- contrib.rnn (this module) <-
-compat <- cli. Both follow TensorFlow 1.15's contrib cells step for step and create the same
-variables under the cell's scope, so their checkpoints restore:
+Both follow TensorFlow 1.15's contrib cells step for step and create the same variables under the cell's scope, so
+their checkpoints restore:
 
   NASCell                 kernel [input, 8 * units], recurrent_kernel [proj or units, 8 * units],
                           bias [8 * units] (use_bias), projection_weights [units, proj] (num_proj)

@@ -1,7 +1,5 @@
 """`tf.contrib.rnn.ConvLSTMCell` and its 1D/2D/3D shorthands (Shi et al., "Convolutional LSTM Network", 2015).
 
-Place in the data flow (DESIGN.md): tf-keras' legacy RNNCell <- contrib.rnn (this module) <- compat <- cli.
-
 Semantics and variables (TF 1.15): the state is an LSTMStateTuple (c, h) of shape `input_shape[:-1] +
 [output_channels]`; each step convolves [x, h] (SAME padding, stride 1) with `kernel`
 (`kernel_shape + [in + output_channels, 4 * output_channels]`) plus `biases` (zeros), splits the result into

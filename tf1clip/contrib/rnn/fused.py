@@ -1,8 +1,5 @@
 """`tf.contrib.rnn`'s fused (whole-sequence) RNNs: LSTMBlockFusedCell and the fused-cell adaptors.
 
-Place in the data flow (DESIGN.md): tf.raw_ops.BlockLSTM (TensorFlow 2.21's kernel and gradient) and
-tf.compat.v1.nn.static_rnn / dynamic_rnn <- contrib.rnn (this module) <- compat <- cli.
-
 A fused cell runs a whole time-major sequence in one call:
   outputs, (c, h) = fused_cell(inputs [time, batch, depth] or a list of [batch, depth],
                                initial_state=None, dtype=None, sequence_length=None, scope=None)

@@ -1,6 +1,5 @@
 """Three contrib-only gated RNN cells: CoupledInputForgetGateLSTMCell, IndyLSTMCell, UGRNNCell.
 
-Place in the data flow (DESIGN.md): tf-keras' legacy RNNCell <- contrib.rnn (this module) <- compat <- cli.
 Each follows TensorFlow 1.15's contrib cell step for step and creates the same variables under the
 cell's scope, so checkpoints restore:
 

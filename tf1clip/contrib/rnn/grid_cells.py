@@ -1,9 +1,8 @@
 """TF 1.15's time-frequency LSTMs for spectrogram input: TimeFreqLSTMCell, GridLSTMCell, BidirectionalGridLSTMCell.
 
-Place in the data flow (DESIGN.md): tf-keras' legacy RNNCell, contrib.rnn.linear <- **contrib.rnn** (this
-module) <- compat <- cli. Each input frame is cut into frequency patches (`feature_size` wide, every
-`frequency_skip`); an LSTM runs along time (the cell's state) and along frequency (within the step). TF 1.15's
-code step for step, with its variables in the calling scope, so TF 1.15 checkpoints restore:
+Each input frame is cut into frequency patches (`feature_size` wide, every `frequency_skip`); an LSTM runs along
+time (the cell's state) and along frequency (within the step). TF 1.15's code step for step, with its variables in
+the calling scope, so TF 1.15 checkpoints restore:
 
   TimeFreqLSTMCell           W_0..W_{n-1} [patch + 2 units, 4 units] (num_unit_shards), B, W_{F,I,O}_diag
   GridLSTMCell               W_f_<block>_<shard>, B_f_<block> (frequency LSTM), W_t_*, B_t_* (time LSTM,

@@ -1,9 +1,8 @@
 """Six more contrib-only RNN cells of TF 1.15: IndRNNCell, IndyGRUCell, SRUCell, IntersectionRNNCell,
 PhasedLSTMCell, GLSTMCell.
 
-Place in the data flow (DESIGN.md): tf-keras' legacy RNNCell, contrib.rnn.linear <- **contrib.rnn** (this
-module) <- compat <- cli. Each follows TensorFlow 1.15's contrib cell step for step and creates the same
-variables under the cell's scope, so TF 1.15 checkpoints restore:
+Each follows TensorFlow 1.15's contrib cell step for step and creates the same variables under the cell's scope, so
+TF 1.15 checkpoints restore:
 
   IndRNNCell           ind_rnn_cell/kernel_w [input, units], kernel_u [1, units] (uniform in [-1, 1]), bias
   IndyGRUCell          indy_gru_cell/gates/{kernel_w, kernel_u, bias (ones)}, candidate/{kernel, kernel_u, bias}

@@ -1,11 +1,9 @@
 """`tf.contrib.rnn.stack_bidirectional_rnn` / `stack_bidirectional_dynamic_rnn`: layers of bidirectional RNNs.
 
-Place in the data flow (DESIGN.md): tf.compat.v1.nn.static_bidirectional_rnn / bidirectional_dynamic_rnn
-<- contrib.rnn (this module) <- compat <- cli. Layer i runs in scope
-`stack_bidirectional_rnn/cell_<i>` (TF 1.15's), so variables are named
+Layer i runs in scope `stack_bidirectional_rnn/cell_<i>` (TF 1.15's), so variables are named
 `stack_bidirectional_rnn/cell_0/bidirectional_rnn/fw/lstm_cell/kernel` (dynamic) and
-`stack_bidirectional_rnn/cell_0/fw/lstm_cell/kernel` (static); each layer's input is the previous
-layer's forward and backward outputs concatenated.
+`stack_bidirectional_rnn/cell_0/fw/lstm_cell/kernel` (static); each layer's input is the previous layer's forward
+and backward outputs concatenated.
 """
 
 import tensorflow as tf

@@ -1,6 +1,5 @@
 """Two contrib-only cell wrappers: AttentionCellWrapper and HighwayWrapper.
 
-Place in the data flow (DESIGN.md): tf-keras' legacy RNNCell <- contrib.rnn (this module) <- compat <- cli.
 Both follow TensorFlow 1.15's contrib wrappers and create the same variables, so checkpoints restore:
 
   AttentionCellWrapper  attention_cell_wrapper/{kernel, bias} (input projection of [x, attns]),

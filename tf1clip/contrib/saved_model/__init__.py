@@ -1,7 +1,5 @@
 """`tf.contrib.saved_model`: TF 1.15's Keras model <-> SavedModel pair, `save_keras_model` / `load_keras_model`.
 
-Place in the data flow (DESIGN.md): tf-keras, tf.compat.v1.saved_model <- **contrib.saved_model** <- compat <- cli.
-
 TF 1.15's code (keras/saving/saved_model_experimental.py: `export_saved_model` / `load_from_saved_model`) on
 tf-keras' TF1 Keras. `save_keras_model(model, path)` writes a SavedModel directory at `path` itself (no
 timestamped subdirectory; a non-empty existing directory is an AssertionError):

@@ -1,7 +1,4 @@
-"""`tf.contrib.signal`: `tf.signal`'s functions, which TF 1.15's contrib.signal already re-exported.
-
-Place in the data flow (DESIGN.md): **contrib.signal** <- compat <- cli.
-"""
+"""`tf.contrib.signal`: `tf.signal`'s functions, which TF 1.15's contrib.signal already re-exported."""
 
 from tf1clip.contrib import catalog as _catalog
 

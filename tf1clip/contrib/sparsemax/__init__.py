@@ -1,7 +1,5 @@
 """`tf.contrib.sparsemax`: sparsemax and its loss (Martins & Astudillo, 2016), TF 1.15's code.
 
-Place in the data flow (DESIGN.md): tf ops <- **contrib.sparsemax** <- compat <- cli.
-
 `sparsemax(logits)` is the Euclidean projection of each row of logits onto the probability simplex (a softmax
 whose outputs can be exactly 0); rows with NaN or no support give NaN, as in TF 1.15. `sparsemax_loss(logits,
 sparsemax, labels)` is its convex loss per row. Gradients come from TensorFlow's autodiff of these ops.

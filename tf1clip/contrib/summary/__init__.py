@@ -1,10 +1,9 @@
 """`tf.contrib.summary`: the TF2-style summary-writer API as TF 1.15 had it, for graph-mode scripts.
 
-Place in the data flow (DESIGN.md): **contrib.summary** <- compat <- cli. TF 1.15's contrib.summary
-re-exported `tensorflow.python.ops.summary_ops_v2`; TensorFlow 2.21 still has that module, with the
-graph-mode functions (`create_file_writer`, `always_record_summaries`, `scalar`, `all_summary_ops`,
-`initialize`, `summary_writer_initializer_op`, ...) that the public `tf.summary` replaced. They are
-served as those same objects (imported below). The classic graph-mode use:
+TF 1.15's contrib.summary re-exported `tensorflow.python.ops.summary_ops_v2`; TensorFlow 2.21 still has that module,
+with the graph-mode functions (`create_file_writer`, `always_record_summaries`, `scalar`, `all_summary_ops`,
+`initialize`, `summary_writer_initializer_op`, ...) that the public `tf.summary` replaced. They are served as those
+same objects (imported below). The classic graph-mode use:
 
     writer = tf.contrib.summary.create_file_writer(logdir)
     with writer.as_default(), tf.contrib.summary.always_record_summaries():

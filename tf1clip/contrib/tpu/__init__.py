@@ -1,8 +1,5 @@
 """`tf.contrib.tpu`: TPUEstimator and its configuration from tensorflow-estimator 2.15, TPU ops from TF 2.21.
 
-Place in the data flow (DESIGN.md): tensorflow_estimator (through shims.tensorflow_estimator) and
-tf.compat.v1.tpu <- **contrib.tpu** <- compat <- cli.
-
 Research code of 2018-2019 wrapped its model in `tf.contrib.tpu.TPUEstimator(use_tpu=False, ...)` so
 the same script trained on CPU/GPU. These names are the same objects TF 2.15 served as
 `tf.compat.v1.estimator.tpu.*` (TPUEstimator, TPUEstimatorSpec, RunConfig, TPUConfig,

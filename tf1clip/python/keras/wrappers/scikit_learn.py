@@ -1,8 +1,5 @@
 """`tf.keras.wrappers.scikit_learn` (also `tf.contrib.keras.wrappers.scikit_learn`): TF 1.15's scikit-learn wrappers.
 
-Place in the data flow (DESIGN.md): tf-keras' TF1 API (the models a `build_fn` returns) <-
-**tf1clip.python.keras.wrappers.scikit_learn** <- contrib.keras / compat.surface (TF1CLIP_NAMES) <- compat <- cli.
-
 tf-keras dropped the module (TF 2.12), and its maintained successor (scikeras) has another API (parameters
 routed by prefix, a `model=` argument); this is TF 1.15's API with TF 1.15's behaviour, for scripts that hand a
 `KerasClassifier(build_fn=..., epochs=..., batch_size=...)` to scikit-learn's `cross_val_score` or

@@ -1,9 +1,5 @@
 """`tf.contrib.estimator`'s DNN estimators with layer annotations (for Integrated Gradients): TF 1.15's, ported.
 
-Place in the data flow (DESIGN.md): tensorflow-estimator 2.15's v1 DNNClassifier / DNNRegressor (through
-shims.tensorflow_estimator), TensorFlow's v1 feature-column input layer <- **contrib.estimator.python.estimator.dnn_with_layer_annotations**
-<- contrib.estimator <- compat <- cli.
-
 `DNNClassifierWithLayerAnnotations(...)` / `DNNRegressorWithLayerAnnotations(...)` return a
 `tf.estimator.Estimator` whose model_fn is the v1 canned DNN's (same variables, losses, metrics and checkpoints)
 run while the v1 feature-column input layer also records, in graph collections, the raw features the columns

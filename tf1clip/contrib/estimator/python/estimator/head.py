@@ -1,8 +1,5 @@
 """`tf.contrib.estimator`'s heads: the loss, predictions, metrics and train op of a canned model, as in TF 1.15.
 
-Place in the data flow (DESIGN.md): tensorflow-estimator 2.15's v1 head library (canned/head.py, through
-shims.tensorflow_estimator) <- **contrib.estimator.python.estimator.head** <- contrib.estimator <- compat <- cli.
-
 The five single-label heads are what TF 1.15 made them: the library's v1 heads (still in tensorflow-estimator
 2.15) with TF 1.15's arguments; `poisson_regression_head` and `logistic_regression_head` are regression heads
 with a Poisson / sigmoid cross-entropy loss and an exp / sigmoid inverse link. `multi_label_head` (sigmoid

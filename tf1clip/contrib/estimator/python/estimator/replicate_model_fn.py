@@ -1,9 +1,5 @@
 """`tf.contrib.estimator.replicate_model_fn` and `TowerOptimizer`: TF 1.15's in-graph model_fn replication, ported.
 
-Place in the data flow (DESIGN.md): tensorflow-estimator 2.15's EstimatorSpec and export outputs (through
-shims.tensorflow_estimator), tf.compat.v1 graph ops <- **contrib.estimator.python.estimator.replicate_model_fn** <- contrib.estimator
-<- compat <- cli.
-
 `replicate_model_fn(model_fn, loss_reduction, devices)` returns a model_fn that splits the features and labels
 along dimension 0 into one shard per device, calls `model_fn` once per device (a "tower"; the first tower's ops
 and variables keep their names, the others are under `tower_<i>/` and reuse the first tower's variables, which

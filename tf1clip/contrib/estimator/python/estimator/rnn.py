@@ -1,9 +1,5 @@
 """`tf.contrib.estimator`'s RNNClassifier and RNNEstimator: TF 1.15's recurrent canned estimators, ported.
 
-Place in the data flow (DESIGN.md): contrib.feature_column (sequence_input_layer), tf-keras' v1 RNN cells and
-layers, tensorflow-estimator 2.15's v1 heads and optimizers (through shims.tensorflow_estimator), optimizer
-(clip_gradients_by_norm) <- **contrib.estimator.python.estimator.rnn** <- contrib.estimator <- compat <- cli.
-
 tensorflow-estimator 2.15's own `RNNClassifier` is a Keras-model estimator with another constructor
 (`units`, `cell_type` strings, v2 columns); TF 1.15's contrib one, which this is, takes sequence feature columns
 (`tf.contrib.feature_column.sequence_*`), `num_units` + `cell_type` or an `rnn_cell_fn(mode)` returning a

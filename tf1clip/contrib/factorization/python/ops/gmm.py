@@ -1,8 +1,5 @@
 """`tf.contrib.factorization.GMM`, `GmmAlgorithm` and `gmm`: TF 1.15's Gaussian mixture model, graph and Estimator.
 
-Place in the data flow (DESIGN.md): TensorFlow's tf.compat.v1 ops, contrib.learn.estimator (Estimator,
-ModelFnOps) <- **contrib.factorization.python.ops.gmm** <- contrib.factorization <- compat <- cli.
-
 TF 1.15's gmm_ops and gmm, ported onto tf.compat.v1 (TF 1.15's ops all remain): `GmmAlgorithm` builds the EM
 graph (variables `clusters` [num_classes, 1, dims], `clusters_covs`, `alphas`, `initialized`; one E step and one
 M step per `training_ops()` run), `gmm` wraps it as the Estimator's model, and `GMM` is the contrib.learn

@@ -1,8 +1,5 @@
 """`tf.contrib.factorization.KMeansClustering`: TF 1.15's K-means Estimator, on tensorflow-estimator 2.15's.
 
-Place in the data flow (DESIGN.md): tensorflow-estimator 2.15's canned KMeansClustering (through
-shims.tensorflow_estimator) <- **contrib.factorization.python.ops.kmeans** <- contrib.factorization <- compat <- cli.
-
 tf.compat.v1.estimator.experimental.KMeans is this estimator moved out of contrib, the same model_fn, variables
 and predictions. Two things changed on the way, and are put back here: TF 1.15's constructor took `random_seed`
 (default 0; the library's `seed` defaults to None, an unseeded initialization), and TF 1.15's `transform`

@@ -1,8 +1,5 @@
 """`tf.contrib.factorization.WALSModel` and `WALSMatrixFactorization`: TF 1.15's weighted alternating least squares.
 
-Place in the data flow (DESIGN.md): TensorFlow's tf.compat.v1 ops, contrib.learn.estimator (Estimator,
-ModelFnOps) <- **contrib.factorization.python.ops.wals** <- contrib.factorization <- compat <- cli.
-
 TF 1.15's factorization_ops.WALSModel (the graph: sharded `row_factors_shard_N` / `col_factors_shard_N`,
 `row_weights_shard_N` / `col_weights_shard_N`, `row_gramian` / `col_gramian`, local caches under
 `transient_vars/`, the update, projection and loss subgraphs) and wals.WALSMatrixFactorization (the

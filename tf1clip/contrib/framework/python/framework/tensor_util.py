@@ -1,9 +1,6 @@
 """contrib.framework's own small ops of TF 1.15: shape checks, reduce_sum_n, remove_squeezable_dimensions,
 assert_scalar_int, get_placeholders, fuse_op, py_func, zero_initializer and two checkpoint-remapping initializers.
 
-Place in the data flow (DESIGN.md): tf.compat.v1 ops <- **contrib.framework.python.framework.tensor_util** <- contrib.framework
-(imported by contrib.framework) <- compat <- cli.
-
 Each follows TF 1.15's code (tensorflow/contrib/framework/python/...): the same checks, error types and
 messages, name scopes and results. One stated difference: `zero_initializer` is an assign of zeros (TF 1.15's
 was a contrib-only kernel that also refused a variable that was already initialized).

@@ -1,8 +1,5 @@
 """`tf.contrib.image.single_image_random_dot_stereograms`: TF 1.15's random-dot stereogram op, in NumPy.
 
-Place in the data flow (DESIGN.md): **contrib.image.python.ops.single_image_random_dot_stereograms** (a `tf.numpy_function`) <- contrib.image <-
-compat <- cli.
-
 TF 1.15's C++ kernel, which TF 2 removed, step for step: the 2-D depth values are normalized (autoscaled when
 `normalize_max < normalize_min`) and clipped to [0, 1]; each output row links the pixel pairs a depth's
 separation `round((1 - mu z) E / (2 - mu z))` (E = `int(eye_separation * dots_per_inch)`) joins, with hidden

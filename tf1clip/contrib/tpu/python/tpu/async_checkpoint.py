@@ -1,8 +1,5 @@
 """`tf.contrib.tpu.AsyncCheckpointSaverHook`: TF 1.15's checkpoint hook that saves in a background thread.
 
-Place in the data flow (DESIGN.md): tf.compat.v1.train.CheckpointSaverHook (TensorFlow 2.21's) <-
-**contrib.tpu.python.tpu.async_checkpoint** <- contrib.tpu <- compat <- cli.
-
 tensorflow-estimator 2.15 dropped it; the behaviour is TF 1.15's: the graph (`graph.pbtxt`, the events file's graph
 and meta graph) is written when the session is created, and a checkpoint of the starting step is started then; every
 `save_steps` / `save_secs` a save starts on a thread of its own while training goes on (skipped, with a log line,

@@ -1,13 +1,11 @@
 """`tf.contrib.training.bucket` and `bucket_by_sequence_length`: TF 1.15's queue-runner bucketing.
 
-Place in the data flow (DESIGN.md): input pipeline of a graph-mode script -> **contrib.training**
-(served as tf.contrib.training.bucket*) <- compat <- cli. TF 1.15's versions are gone; tf.data's
-`bucket_by_sequence_length` is a dataset transformation, not a drop-in. These are tf1clip's own, on
-`tf.compat.v1` queues, with TF 1.15's behaviour: each bucket has its own (Padding)FIFOQueue; a bucket
-that holds `batch_size` examples pushes one batch onto a top queue; the returned tensors dequeue the
-next batch from the top queue. The queue runners join the graph's QUEUE_RUNNERS collection, so
-`tf.train.start_queue_runners` / `MonitoredTrainingSession` drive them. Sparse tensors are not
-supported (TF 1.15 serialized them through the queues); a clear TypeError says so.
+TF 1.15's versions are gone; tf.data's `bucket_by_sequence_length` is a dataset transformation, not a drop-in. These
+are tf1clip's own, on `tf.compat.v1` queues, with TF 1.15's behaviour: each bucket has its own (Padding)FIFOQueue; a
+bucket that holds `batch_size` examples pushes one batch onto a top queue; the returned tensors dequeue the next
+batch from the top queue. The queue runners join the graph's QUEUE_RUNNERS collection, so
+`tf.train.start_queue_runners` / `MonitoredTrainingSession` drive them. Sparse tensors are not supported (TF 1.15
+serialized them through the queues); a clear TypeError says so.
 """
 
 import numpy as np

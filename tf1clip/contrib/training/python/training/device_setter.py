@@ -1,8 +1,5 @@
 """`tf.contrib.training`'s ps placement strategies for `tf.train.replica_device_setter(ps_strategy=...)`.
 
-Place in the data flow (DESIGN.md): **contrib.training.python.training.device_setter** (served as tf.contrib.training.*)
-<- a script's `replica_device_setter` <- compat <- cli.
-
 TF 1.15's code: `RandomStrategy(num_ps_tasks, seed)` puts each variable on the ps task the MD5 of
 "<op name>_<seed>" picks (stable across runs and processes); `GreedyLoadBalancingStrategy(num_tasks,
 load_fn)` puts each on the least-loaded task so far; `byte_size_load_fn` is a variable's size in bytes.

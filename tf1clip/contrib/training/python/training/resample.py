@@ -1,8 +1,5 @@
 """`tf.contrib.training.resample_at_rate` and `weighted_resample`: Poisson resampling of a batch (TF 1.15's code).
 
-Place in the data flow (DESIGN.md): **contrib.training.python.training.resample** (served as tf.contrib.training.*) <-
-an input pipeline <- compat <- cli.
-
 `resample_at_rate(inputs, rates)` repeats each row i of every input Poisson(rates[i]) times;
 `weighted_resample(inputs, weights, overall_rate)` does so at rates weights * overall_rate / mean(weights),
 the mean a moving average (a local variable `estimate_mean/estimated_mean`), and also returns the rates.

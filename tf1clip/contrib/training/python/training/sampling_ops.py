@@ -1,8 +1,5 @@
 """`tf.contrib.training.rejection_sample` and `stratified_sample`: queue-runner batches of accepted examples (TF 1.15's code).
 
-Place in the data flow (DESIGN.md): input pipeline of a graph-mode script -> **contrib.training.python.training.sampling_ops**
-(served as tf.contrib.training.*) <- compat <- cli.
-
 `rejection_sample` keeps each example with probability `accept_prob_fn(example)`; `stratified_sample`
 keeps an example of class c with probability proportional to target_probs[c] / init_probs[c] (init_probs
 estimated from the classes seen so far when not given), so the batches follow `target_probs`. Both batch

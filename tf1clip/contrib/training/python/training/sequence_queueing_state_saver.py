@@ -1,9 +1,6 @@
 """contrib.training's sequence state saver: TF 1.15's `SequenceQueueingStateSaver`, `NextQueuedSequenceBatch` and
 `batch_sequences_with_states` (truncated BPTT input queues that keep each sequence's state between segments).
 
-Place in the data flow (DESIGN.md): tf.compat.v1 (FIFOQueue, QueueRunner), TensorFlow's Barrier <-
-**contrib.training.python.training.sequence_queueing_state_saver** <- contrib.training <- compat <- cli.
-
 TF 1.15's code (contrib/training/python/training/sequence_queueing_state_saver.py) on tf.compat.v1 in graph mode:
 the same barrier layout (`__length`, `__total_length`, `__next_key`, `__sequence`, `__sequence_count`, then the
 sequences, context and states in name order), segment keys (`00001_of_00003:key`, `STOP:key`), padding, the
