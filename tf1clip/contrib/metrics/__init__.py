@@ -1,8 +1,8 @@
 """`tf.contrib.metrics`: TF 1.15's streaming metrics, which are tf-slim's `metrics` module now.
 
 Every `streaming_*` function, `aggregate_metrics`, `aggregate_metric_map`, `auc_using_histogram`, ... is tf-slim
-1.1.0's own object (tf-slim is where TF 1.15's contrib.metrics moved), imported below (tf-slim's shim applies first)
-on first use; `confusion_matrix` and the `set_*` functions are `tf.compat.v1`'s, as TF 1.15 re-exported them.
+1.1.0's own object (tf-slim is where TF 1.15's contrib.metrics moved), imported below (tf-slim's shim
+applies first); `confusion_matrix` and the `set_*` functions are `tf.compat.v1`'s, as TF 1.15 re-exported them.
 """
 
 from tf1clip.contrib import catalog as _catalog
