@@ -3,12 +3,11 @@
 Place in the data flow (DESIGN.md): tensorflow-estimator 2.15's timeseries model_utils (through
 shims.tensorflow_estimator) <- **contrib.timeseries.model_utils** <- ar_model, state_space_models, saved_model_utils.
 
-`fully_connected` and `canonicalize_times_or_steps_from_output` are tensorflow-estimator 2.15's (kept unchanged);
-`parameter_switch`, which the library dropped, is TF 1.15's (the state space models' data generation uses it).
+What it holds: `fully_connected` and `canonicalize_times_or_steps_from_output` are tensorflow-estimator 2.15's (kept
+unchanged); `parameter_switch`, which the library dropped, is used by the state space models' data generation.
 """
 
 import tensorflow as tf
-
 
 # pylint: disable=g-import-not-at-top,wrong-import-position
 # pylint: disable=unused-import
@@ -19,16 +18,10 @@ V1 = tf.compat.v1
 
 
 def parameter_switch(parameter_overrides):
-  """Create a function which chooses between overridden and model parameters.
+  """A function `value(parameter)`: the override of `parameter` in `parameter_overrides` ({Tensor: value}) if it
+  has one, else the parameter evaluated in the default session (its current Variable values)."""
 
-  Args:
-    parameter_overrides: A dictionary with explicit overrides of model
-        parameters, mapping from Tensors to their overridden values.
-  Returns:
-    A function which takes a Tensor and returns the override if it is specified,
-        or otherwise the evaluated value (given current Variable values).
-  """
-  def get_passed_or_trained_value(parameter):
-    return V1.convert_to_tensor(
-        parameter_overrides.get(parameter, parameter)).eval()
-  return get_passed_or_trained_value
+  def value(parameter):
+    return V1.convert_to_tensor(parameter_overrides.get(parameter, parameter)).eval()
+
+  return value
