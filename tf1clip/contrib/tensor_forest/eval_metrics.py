@@ -23,7 +23,7 @@ class _Losses(object):
   """contrib.losses (TF 1.15's argument order: predictions first), resolved when a metric is built."""
 
   def __getattr__(self, name):
-    return _catalog.resolve(_catalog.SERVED["tf.contrib.losses." + name])
+    return _catalog.resolve("tf1clip.contrib.losses:" + name)
 
 
 losses = _Losses()

@@ -42,7 +42,7 @@ class _Layers(object):
 
   @staticmethod
   def transform_features(features, feature_columns):
-    return _catalog.resolve(_catalog.SERVED["tf.contrib.layers.transform_features"])(features, feature_columns)
+    return _catalog.resolve("tf1clip.contrib.layers:transform_features")(features, feature_columns)
 
 
 layers = _Layers
