@@ -32,6 +32,44 @@ ip = importlib.import_module("tensorflow.contrib.timeseries.python.timeseries.in
 TIMES, VALUES = ts.TrainEvalFeatures.TIMES, ts.TrainEvalFeatures.VALUES
 
 
+def signature(function):
+    """Parameter names and defaults (a class or dtype default by its name)."""
+    import inspect
+    out = []
+    for p in inspect.signature(function).parameters.values():
+        default = p.default
+        if default is inspect.Parameter.empty:
+            default = "<required>"
+        elif not isinstance(default, (bool, int, float, str, tuple, type(None))):
+            default = getattr(default, "__name__", None) or getattr(default, "name", None) or type(default).__name__
+        out.append([p.name, default])
+    return out
+
+
+def module_classes(module):
+    import inspect
+    return sorted(n for n, v in vars(module).items() if inspect.isclass(v) and v.__module__ == module.__name__)
+
+
+report("signatures", {name: signature(f) for name, f in [
+    ("predict_continuation_input_fn", ip.predict_continuation_input_fn), ("NumpyReader", ip.NumpyReader.__init__),
+    ("CSVReader", ip.CSVReader.__init__), ("TFExampleReader", ip.TFExampleReader.__init__),
+    ("ReaderBaseTimeSeriesParser", ip.ReaderBaseTimeSeriesParser.__init__),
+    ("check_dataset_size", ip.TimeSeriesReader.check_dataset_size), ("read", ip.TimeSeriesReader.read),
+    ("read_full", ip.TimeSeriesReader.read_full), ("create_batch", ip.TimeSeriesInputFn.create_batch),
+    ("WholeDatasetInputFn", ip.WholeDatasetInputFn.__init__), ("RandomWindowInputFn", ip.RandomWindowInputFn.__init__),
+    ("_canonicalize_numpy_data", ip._canonicalize_numpy_data)]})
+report("classes", module_classes(ip))
+report("served", [ts.NumpyReader is ip.NumpyReader, ts.CSVReader is ip.CSVReader,
+                  ts.RandomWindowInputFn is ip.RandomWindowInputFn, ts.WholeDatasetInputFn is ip.WholeDatasetInputFn,
+                  ts.predict_continuation_input_fn is ip.predict_continuation_input_fn,
+                  issubclass(ip.CSVReader, ip.ReaderBaseTimeSeriesParser),
+                  issubclass(ip.TFExampleReader, ip.ReaderBaseTimeSeriesParser),
+                  issubclass(ip.NumpyReader, ip.TimeSeriesReader),
+                  issubclass(ip.RandomWindowInputFn, ip.TimeSeriesInputFn),
+                  issubclass(ip.WholeDatasetInputFn, ip.TimeSeriesInputFn)])
+
+
 def run_pipeline(key, build, runs=1):
     """Reports the static shapes of build()'s features and `runs` session runs (an error ends them)."""
     with tf.Graph().as_default():
@@ -202,4 +240,5 @@ def test_readers_and_input_fns_give_tf115s_records():
   assert tf115["windows/discard_limit"] == ["OutOfRangeError"]
   assert tf115["csv/no_times:error"] == "ValueError"
   assert tf115["numpy/window_fits"] is True
+  assert all(tf115["served"])
   assert_same(tf115, ours)

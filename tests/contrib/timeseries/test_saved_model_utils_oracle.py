@@ -23,6 +23,25 @@ tf.logging.set_verbosity(tf.logging.ERROR)
 ts = tf.contrib.timeseries
 sm = ts.saved_model_utils
 TIMES, VALUES = ts.TrainEvalFeatures.TIMES, ts.TrainEvalFeatures.VALUES
+
+
+def signature(function):
+    """Parameter names and defaults (a class or dtype default by its name)."""
+    import inspect
+    out = []
+    for p in inspect.signature(function).parameters.values():
+        default = p.default
+        if default is inspect.Parameter.empty:
+            default = "<required>"
+        elif not isinstance(default, (bool, int, float, str, tuple, type(None))):
+            default = getattr(default, "__name__", None) or getattr(default, "name", None) or type(default).__name__
+        out.append([p.name, default])
+    return out
+
+
+
+report("signatures", {name: signature(getattr(sm, name))
+                      for name in ("predict_continuation", "cold_start_filter", "filter_continuation")})
 times = np.arange(30, dtype=np.int64)
 values = (np.sin(times / 2.5) + 0.05 * times).astype(np.float32)
 load = (times % 4).astype(np.float32)
