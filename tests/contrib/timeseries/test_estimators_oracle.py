@@ -136,8 +136,9 @@ one_shot = ts.TimeSeriesRegressor(
                exogenous_feature_columns=[tf.feature_column.numeric_column("load")]),
     head_type=ts.OneShotPredictionHead, model_dir=os.path.abspath("one_shot"), config=config)
 train("one_shot", one_shot, 5, evaluate=False)
-export_dir = one_shot.export_saved_model(os.path.abspath("export"), one_shot.build_one_shot_parsing_serving_input_receiver_fn(
-    filtering_length=5, prediction_length=2))
+export_dir = one_shot.export_saved_model(os.path.abspath("export"),
+                                         one_shot.build_one_shot_parsing_serving_input_receiver_fn(
+                                             filtering_length=5, prediction_length=2))
 examples = []
 for start in (3, 12):
     examples.append(tf.train.Example(features=tf.train.Features(feature={

@@ -213,8 +213,9 @@ run_pipeline("windows/reordering", windows(short, window_size=2, batch_size=2, q
                                            shuffle_min_after_dequeue_multiplier=0, discard_out_of_order=False),
              runs=3)
 # every window of a 3-record file wraps: the limit on discarded batches in a row ends the input
-run_pipeline("windows/discard_limit", windows(ts.CSVReader(header, skip_header_lines=4, read_num_records_hint=4), window_size=4,
-                                              batch_size=1, discard_consecutive_batches_limit=3), runs=2)
+two_records = ts.CSVReader(header, skip_header_lines=4, read_num_records_hint=4)
+run_pipeline("windows/discard_limit", windows(two_records, window_size=4, batch_size=1,
+                                              discard_consecutive_batches_limit=3), runs=2)
 jittered = run_pipeline("windows/jitter_shapes", ts.RandomWindowInputFn(numpy_reader, window_size=5, batch_size=2,
                                                                         num_threads=None), runs=0)
 

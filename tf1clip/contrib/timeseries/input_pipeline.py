@@ -472,9 +472,9 @@ def _canonicalize_numpy_data(data, require_single_batch):
     values = features[_VALUES]
     most_value_dims = len(times_shape) + 1  # the times' dimensions and one of features
     if values.ndim > most_value_dims:
-      raise ValueError(
-          "'{}' may have at most {} dimensions when '{}' has shape {} (no batch dimension); got shape {}.".format(
-              _VALUES, most_value_dims, _TIMES, times_shape, values.shape))
+      expected = "[number of features]" if most_value_dims == 1 else "[series length, number of features]"
+      raise ValueError("'{}' must be shaped {} at most when '{}' has shape {} (no batch dimension); got shape {}."
+                       .format(_VALUES, expected, _TIMES, times_shape, values.shape))
     if values.ndim == len(times_shape):  # univariate: one feature
       features[_VALUES] = values[..., None]
     prefix = (None,) * missing_dims

@@ -79,7 +79,9 @@ def predict_continuation(continue_from, signatures, session, steps=None, times=N
 
 
 def _filter(label, continue_from, signatures, session, features):
-  observations = _input_pipeline._canonicalize_numpy_data(data=features, require_single_batch=False)  # pylint: disable=protected-access
+  # input_pipeline's NumPy shape rules; the function is private there, shared with this module only
+  observations = _input_pipeline._canonicalize_numpy_data(  # pylint: disable=protected-access
+      data=features, require_single_batch=False)
   state = _run_signature(session, signatures, label, observations, continue_from)
   state[_feature_keys.FilteringResults.TIMES] = observations[_feature_keys.FilteringFeatures.TIMES]
   return state
