@@ -1,816 +1,485 @@
-"""`tf.contrib.timeseries`' input pipeline: readers and windowing input_fns, TF 1.15's code.
+"""`tf.contrib.timeseries`' input pipeline: the readers that bring a series into the graph and the input_fns that
+window and batch it.
 
-Place in the data flow (DESIGN.md): tf.compat.v1's readers and queues (TextLineReader, string_input_producer,
-batch / maybe_shuffle_batch), tensorflow-estimator 2.15's numpy_input_fn and timeseries feature keys <-
-**contrib.timeseries.input_pipeline** <- a script's Estimator.train / evaluate / predict.
+Place in the data flow (DESIGN.md): tf.compat.v1's readers and queues (TextLineReader, TFRecordReader,
+string_input_producer, train.batch / maybe_shuffle_batch), tensorflow-estimator 2.15's numpy_input_fn and
+timeseries feature keys <- **contrib.timeseries.input_pipeline** <- a script's Estimator.train / evaluate /
+predict, and saved_model_utils (which shares the NumPy shape rules).
 
-A `TimeSeriesReader` (`NumpyReader` for a dictionary of arrays, `CSVReader` for "time,value" files,
-`TFExampleReader`) reads records into the graph; a `TimeSeriesInputFn` turns them into features:
-`RandomWindowInputFn` cuts random windows of `window_size` consecutive records and shuffles them into batches
-(queue runners, as in TF 1.15), `WholeDatasetInputFn` gives the whole series as one batch, and
-`predict_continuation_input_fn` starts predictions where an evaluation's state ended. TF 1.15's code on
-tf.compat.v1.
+A series travels as a dictionary of features: `TrainEvalFeatures.TIMES` (one integer per step),
+`TrainEvalFeatures.VALUES` (one or more floats per step) and any exogenous feature, every one with the step as its
+leading dimension. Two layers:
+
+* readers (`TimeSeriesReader`): `read()` hands out a chunk of consecutive records (which may wrap around to the
+  start of the data), `read_full()` the whole series. `NumpyReader` serves a dictionary of arrays through
+  numpy_input_fn's queue; the file readers (`CSVReader`, `TFExampleReader`) sit on a tf.compat.v1 `ReaderBase`
+  whose filename queue is guarded by a local counter, so that files without a single record end in
+  OutOfRangeError instead of an endless loop.
+* input_fns (`TimeSeriesInputFn`, callable as an Estimator input_fn): `WholeDatasetInputFn` gives the whole series
+  as a batch of one; `RandomWindowInputFn` cuts windows of `window_size` consecutive records in a FIFO queue and
+  shuffles them into batches of `batch_size`, dropping (or, with `discard_out_of_order=False`, re-ordering as TF
+  1.15 did) windows whose times go backwards; `predict_continuation_input_fn` starts predictions from the state an
+  evaluation ended in.
+
+Everything runs on queue runners, as in TF 1.15: a `MonitoredSession` (or an Estimator) starts them. With
+`num_threads=1`, `jitter=False`, a `shuffle_seed` and a shuffling queue that is full at each dequeue
+(`queue_capacity_multiplier = shuffle_min_after_dequeue_multiplier + 1`) the batches are the same as TF 1.15's.
 """
-
-import abc
 
 import numpy
 import tensorflow as tf
 
-
-# pylint: disable=g-import-not-at-top,wrong-import-position
 from tensorflow_estimator.python.estimator.canned.timeseries import feature_keys
 from tensorflow_estimator.python.estimator.canned.timeseries import model_utils
 from tensorflow_estimator.python.estimator.inputs import numpy_io
 
-V1 = tf.compat.v1
+_v1 = tf.compat.v1
+_TIMES = feature_keys.TrainEvalFeatures.TIMES
+_VALUES = feature_keys.TrainEvalFeatures.VALUES
 
 
-def predict_continuation_input_fn(evaluation,
-                                  steps=None,
-                                  times=None,
-                                  exogenous_features=None):
-  """An Estimator input_fn for running predict() after evaluate().
+# --- predictions after an evaluation ----------------------------------------------------------------------------
 
-  If the call to evaluate() we are making predictions based on had a batch_size
-  greater than one, predictions will start after each of these windows
-  (i.e. will have the same batch dimension).
+def predict_continuation_input_fn(evaluation, steps=None, times=None, exogenous_features=None):
+  """Builds the input_fn of a `predict()` that carries on from the end of `evaluate()`.
 
   Args:
-    evaluation: The dictionary returned by `Estimator.evaluate`, with keys
-      FilteringResults.STATE_TUPLE and FilteringResults.TIMES.
-    steps: The number of steps to predict (scalar), starting after the
-      evaluation. If `times` is specified, `steps` must not be; one is required.
-    times: A [batch_size x window_size] array of integers (not a Tensor)
-      indicating times to make predictions for. These times must be after the
-      corresponding evaluation. If `steps` is specified, `times` must not be;
-      one is required. If the batch dimension is omitted, it is assumed to be 1.
-    exogenous_features: Optional dictionary. If specified, indicates exogenous
-      features for the model to use while making the predictions. Values must
-      have shape [batch_size x window_size x ...], where `batch_size` matches
-      the batch dimension used when creating `evaluation`, and `window_size` is
-      either the `steps` argument or the `window_size` of the `times` argument
-      (depending on which was specified).
+    evaluation: what the Estimator's `evaluate` returned (it holds `FilteringResults.STATE_TUPLE` and
+      `FilteringResults.TIMES`). A batched evaluation gives a batch of continuations.
+    steps: how many steps after the evaluated data to predict. Exactly one of `steps` and `times` is given.
+    times: the (integer, NumPy) times to predict, each after its evaluation window: shape [batch, window], or
+      [window] for a batch of one.
+    exogenous_features: optional dictionary of exogenous features for the predicted steps, each shaped
+      [batch, window, ...] with the window of `steps` / `times`.
 
   Returns:
-    An `input_fn` suitable for passing to the `predict` function of a time
-    series `Estimator`.
+    A function returning `(features, None)`; each feature is produced once, so `predict()` stops after it.
+
   Raises:
-    ValueError: If `times` or `steps` are misspecified.
+    ValueError: if `steps` and `times` are both given, neither is, or they do not fit the evaluation.
   """
-  if exogenous_features is None:
-    exogenous_features = {}
-  predict_times = model_utils.canonicalize_times_or_steps_from_output(
+  predicted_times = model_utils.canonicalize_times_or_steps_from_output(
       times=times, steps=steps, previous_model_output=evaluation)
   features = {
-      feature_keys.PredictionFeatures.STATE_TUPLE:
-          evaluation[feature_keys.FilteringResults.STATE_TUPLE],
-      feature_keys.PredictionFeatures.TIMES:
-          predict_times
+      feature_keys.PredictionFeatures.STATE_TUPLE: evaluation[feature_keys.FilteringResults.STATE_TUPLE],
+      feature_keys.PredictionFeatures.TIMES: predicted_times,
   }
-  features.update(exogenous_features)
+  features.update(exogenous_features or {})
 
-  def _predict_input_fn():
-    """An input_fn for predict()."""
-    # Prevents infinite iteration with a constant output in an Estimator's
-    # predict().
-    limited_features = {}
-    for key, values in features.items():
-      limited_values = tf.nest.map_structure(
-          lambda value: V1.train.limit_epochs(value, num_epochs=1), values)
-      limited_features[key] = limited_values
-    return (limited_features, None)
+  def _once(value):
+    return _v1.train.limit_epochs(value, num_epochs=1)
 
-  return _predict_input_fn
+  def input_fn():
+    return {name: tf.nest.map_structure(_once, feature) for name, feature in features.items()}, None
 
+  return input_fn
+
+
+# --- readers ----------------------------------------------------------------------------------------------------
 
 class TimeSeriesReader(object):
-  """Reads from and parses a data source for a `TimeSeriesInputFn`.
+  """Where a `TimeSeriesInputFn` gets its records from: `read()` for a chunk, `read_full()` for all of them.
 
-  This class provides methods that read a few records (`read`) or the full data
-  set at once (`read_full`), and returns them as dictionaries mapping feature
-  names to feature Tensors. Please see note at the top of the file for the
-  structure of these dictionaries. The output is generally chunked by a
-  `TimeSeriesInputFn` before being passed to the model.
+  Both return a dictionary of feature name -> Tensor whose first dimension runs over records (see the module
+  docstring for the features). Readers are building blocks of input_fns, not input_fns themselves.
   """
 
   def check_dataset_size(self, minimum_dataset_size):
-    """When possible, raises an error if the dataset is too small.
+    """Raises ValueError when the data is known to hold fewer than `minimum_dataset_size` records.
 
-    This method allows TimeSeriesReaders to raise informative error messages if
-    the user has selected a window size in their TimeSeriesInputFn which is
-    larger than the dataset size. However, many TimeSeriesReaders will not have
-    access to a dataset size, in which case they do not need to override this
-    method.
-
-    Args:
-      minimum_dataset_size: The minimum number of records which should be
-        contained in the dataset. Readers should attempt to raise an error when
-        possible if an epoch of data contains fewer records.
+    Readers that cannot know their size (files) accept any size.
     """
-    pass
+    del minimum_dataset_size
 
-  @abc.abstractmethod
   def read(self):
-    """Parses one or more records into a feature dictionary.
+    """Returns a chunk of consecutive records (its size is the reader's business; it may wrap around)."""
+    raise NotImplementedError("%s does not implement read()" % type(self).__name__)
 
-    This method is expected to be called by a `TimeSeriesInputFn` object, and is
-    not for use with models directly.
-
-    A `TimeSeriesReader` object reads multiple records at a single time for
-    efficiency; the size of these batches is an implementation detail internal
-    to the input pipeline. These records should generally be sequential,
-    although some out-of-order records due to file wraparounds are expected and
-    must be handled by callers.
-
-    Returns:
-      A dictionary mapping feature names to `Tensor` values, each with an
-      arbitrary batch dimension (for efficiency) as their first dimension.
-    """
-    pass
-
-  @abc.abstractmethod
   def read_full(self):
-    """Return the full dataset.
-
-    Largely for interactive use/plotting (or evaluation on small
-    datasets). Generally not very efficient. Not recommended for training.
-
-    Returns:
-      Same return type as `read`, but with the full dataset rather than an
-      arbitrary chunk of it. A dictionary mapping feature names to `Tensor`
-      values, where the size of the first dimension of each `Tensor` is the
-      number of samples in the entire dataset. These `Tensor`s should be
-      constant across graph invocations, assuming that the underlying data
-      remains constant. Current implementations re-read data on each graph
-      invocation, although this may change in the future.
-    """
-    pass
+    """Returns every record, the same on every run of the graph (re-read each time)."""
+    raise NotImplementedError("%s does not implement read_full()" % type(self).__name__)
 
 
 class NumpyReader(TimeSeriesReader):
-  """A time series parser for feeding Numpy arrays to a `TimeSeriesInputFn`.
-
-  Avoids embedding data in the graph as constants.
-  """
+  """Serves a series held in NumPy arrays, fed through a queue rather than baked into the graph as constants."""
 
   def __init__(self, data, read_num_records_hint=4096):
-    """Numpy array input for a `TimeSeriesInputFn`.
+    """Takes the series.
 
     Args:
-      data: A dictionary mapping feature names to Numpy arrays, with two
-        possible shapes (requires keys `TrainEvalFeatures.TIMES` and
-        `TrainEvalFeatures.VALUES`): Univariate; `TIMES` and `VALUES` are both
-          vectors of shape [series length] Multivariate; `TIMES` is a vector of
-          shape [series length], `VALUES` has shape [series length x number of
-          features]. In any case, `VALUES` and any exogenous features must have
-          their shapes prefixed by the shape of the value corresponding to the
-          `TIMES` key.
-      read_num_records_hint: The maximum number of samples to read at one time,
-        for efficiency.
+      data: dictionary of feature name -> array with `TrainEvalFeatures.TIMES` ([length]) and
+        `TrainEvalFeatures.VALUES` ([length] for one feature, [length, features] for several); every other
+        feature's shape also starts with [length].
+      read_num_records_hint: how many records one `read()` hands out.
+
+    Raises:
+      ValueError: if TIMES or VALUES is missing, a shape does not start with the times' shape, or the arrays
+        hold a batch of series.
     """
     self._features = _canonicalize_numpy_data(data, require_single_batch=True)
     self._read_num_records_hint = read_num_records_hint
 
   def check_dataset_size(self, minimum_dataset_size):
-    """Raise an error if the dataset is too small."""
-    dataset_size = self._features[feature_keys.TrainEvalFeatures.TIMES].shape[1]
-    if dataset_size < minimum_dataset_size:
+    length = self._features[_TIMES].shape[1]
+    if length < minimum_dataset_size:
       raise ValueError(
-          ("A TimeSeriesInputFn is configured to create windows of size {}, "
-           "but only {} records were available in the dataset. Either decrease "
-           "the window size or provide more records.").format(
-               minimum_dataset_size, dataset_size))
+          "The input_fn wants windows of {} records but the NumpyReader's series has only {}: use a smaller "
+          "window_size or a longer series.".format(minimum_dataset_size, length))
 
   def read(self):
-    """Returns a large chunk of the Numpy arrays for later re-chunking."""
-    # Remove the batch dimension from all features
-    features = {
-        key: numpy.squeeze(value, axis=0)
-        for key, value in self._features.items()
-    }
+    series = {name: array[0] for name, array in self._features.items()}  # drop the batch of one
     return numpy_io.numpy_input_fn(
-        x=features,
-        # The first dimensions of features are the series length, since we have
-        # removed the batch dimension above. We now pull out
-        # self._read_num_records_hint steps of this single time series to pass
-        # to the TimeSeriesInputFn.
-        batch_size=self._read_num_records_hint,
-        num_epochs=None,
-        shuffle=False)()
+        x=series, batch_size=self._read_num_records_hint, num_epochs=None, shuffle=False)()
 
   def read_full(self):
-    """Returns `Tensor` versions of the full Numpy arrays."""
-    features = numpy_io.numpy_input_fn(
-        x=self._features,
-        batch_size=1,
-        num_epochs=None,
-        queue_capacity=2,  # Each queue element is a full copy of the dataset
-        shuffle=False)()
-    # TimeSeriesInputFn expect just a batch dimension
-    return {
-        feature_name: V1.squeeze(feature_value, axis=0)
-        for feature_name, feature_value in features.items()
-    }
+    # Each queue element is a copy of the whole series; keep two.
+    whole = numpy_io.numpy_input_fn(
+        x=self._features, batch_size=1, num_epochs=None, queue_capacity=2, shuffle=False)()
+    return {name: _v1.squeeze(tensor, axis=0) for name, tensor in whole.items()}
+
+
+def _local_int64_counter(name):
+  """A local (not checkpointed), non-trainable int64 variable starting at 0."""
+  return _v1.Variable(initial_value=_v1.constant(0, dtype=tf.int64), name=name, trainable=False,
+                      collections=[_v1.GraphKeys.LOCAL_VARIABLES])
+
+
+def _once_initialized(counter, step):
+  """`step()` (an int64 Tensor) once `counter` is initialized, 0 before.
+
+  Queue runners start before local variables are initialized, so a counter cannot be relied on from the first
+  run; its limit takes effect as soon as it is initialized.
+  """
+  return _v1.cond(_v1.is_variable_initialized(counter), step, lambda: _v1.constant(0, dtype=tf.int64))
 
 
 class ReaderBaseTimeSeriesParser(TimeSeriesReader):
-  """Base for time series readers which wrap a `tf.compat.v1.ReaderBase`."""
+  """A reader of record files through a tf.compat.v1 `ReaderBase`; subclasses say which one and how to parse.
+
+  Subclasses implement `_get_reader()` (a new `ReaderBase`) and `_process_records(lines)` (a 1-D string Tensor of
+  records -> feature dictionary with that many rows).
+  """
 
   def __init__(self, filenames, read_num_records_hint=4096):
-    """Configure the time series reader.
+    """Takes the files.
 
     Args:
-      filenames: A string or list of strings indicating files to read records
-        from.
-      read_num_records_hint: When not reading a full dataset, indicates the
-        number of records to transfer in a single chunk (for efficiency). The
-        actual number transferred at one time may vary.
+      filenames: a file name or a list of them.
+      read_num_records_hint: about how many records one `read()` hands out.
     """
     self._filenames = filenames
     self._read_num_records_hint = read_num_records_hint
 
-  @abc.abstractmethod
   def _get_reader(self):
-    """Get an instance of the tf.compat.v1.ReaderBase associated with this class."""
-    pass
+    raise NotImplementedError("%s does not implement _get_reader()" % type(self).__name__)
 
-  @abc.abstractmethod
   def _process_records(self, lines):
-    """Given string items, return a processed dictionary of Tensors.
+    raise NotImplementedError("%s does not implement _process_records()" % type(self).__name__)
 
-    Args:
-      lines: A 1-dimensional string Tensor, each representing a record to parse
-        (source dependent, e.g. a line of a file, or a serialized protocol
-        buffer).
+  def _limited_filename_queue(self, epoch_limit):
+    """The files as a FIFO queue that stops (OutOfRangeError) after `epoch_limit` passes.
 
-    Returns:
-      A dictionary mapping feature names to their values. The batch dimensions
-      should match the length of `lines`.
+    Returns (queue, counter): the counter of passes, to be reset to 0 before each read so that the limit only
+    catches files that hold no record at all.
     """
-    pass
-
-  def _get_filename_queue(self, epoch_limit):
-    """Constructs a filename queue with an epoch limit.
-
-    `epoch_limit` is intended as an error checking fallback to prevent a reader
-    from infinitely looping in its requests for more work items if none are
-    available in any file. It should be set high enough that it is never reached
-    assuming at least one record exists in some file.
-
-    Args:
-      epoch_limit: The maximum number of times to read through the complete list
-        of files before throwing an OutOfRangeError.
-
-    Returns:
-      A tuple of (filename_queue, epoch_limiter):
-        filename_queue: A FIFOQueue with filename work items.
-        epoch_limiter: The local variable used for epoch limitation. This should
-          be set to zero before a reader is passed `filename_queue` in order to
-          reset the epoch limiter's state.
-    """
-    epoch_limiter = V1.Variable(
-        initial_value=V1.constant(0, dtype=tf.int64),
-        name="epoch_limiter",
-        trainable=False,
-        collections=[V1.GraphKeys.LOCAL_VARIABLES])
-    filenames_tensor = V1.reshape(
-        V1.convert_to_tensor(self._filenames), [-1])
-    # We can't rely on epoch_limiter being initialized, since queue runners are
-    # started before local variables are initialized. Instead, we ignore epoch
-    # limits before variable initialization. This means that prior to variable
-    # initialization, a QueueRunner may cause a reader to enter an un-checked
-    # infinite loop. However, as soon as local variables are initialized, we
-    # will start incrementing and checking epoch_limiter, which will interrupt
-    # any in-progress loops.
-    conditional_count_up_to = V1.cond(
-        V1.is_variable_initialized(
-            epoch_limiter), lambda: epoch_limiter.count_up_to(epoch_limit),
-        lambda: V1.constant(0, dtype=tf.int64))
-    with V1.control_dependencies([conditional_count_up_to]):
-      filenames_tensor = V1.identity(filenames_tensor)
-    filename_queue = V1.train.string_input_producer(
-        filenames_tensor, shuffle=False, capacity=1)
-    return filename_queue, epoch_limiter
+    passes = _local_int64_counter("epoch_limiter")
+    names = _v1.reshape(_v1.convert_to_tensor(self._filenames), [-1])
+    with _v1.control_dependencies([_once_initialized(passes, lambda: passes.count_up_to(epoch_limit))]):
+      names = _v1.identity(names)
+    return _v1.train.string_input_producer(names, shuffle=False, capacity=1), passes
 
   def read(self):
-    """Reads a chunk of data from the `tf.compat.v1.ReaderBase` for later re-chunking."""
-    # Assuming there is at least one item to be read among all of the files in
-    # self._filenames, we will not need to go through more than
-    # self._read_num_records_hint epochs to get a batch of
-    # self._read_num_records_hint records. Setting this limit and resetting it
-    # before each reader.read_up_to call prevents infinite looping when there
-    # are no records available in any of the files.
-    filename_queue, epoch_limiter = self._get_filename_queue(
-        epoch_limit=self._read_num_records_hint)
+    # A chunk of `hint` records never needs more than `hint` passes over the files, unless they are empty.
+    queue, passes = self._limited_filename_queue(epoch_limit=self._read_num_records_hint)
     reader = self._get_reader()
-    epoch_reset_op = V1.assign(epoch_limiter, 0)
-    with V1.control_dependencies([epoch_reset_op]):
-      _, records = reader.read_up_to(filename_queue,
-                                     self._read_num_records_hint)
+    with _v1.control_dependencies([_v1.assign(passes, 0)]):
+      _, records = reader.read_up_to(queue, self._read_num_records_hint)
     return self._process_records(records)
 
   def read_full(self):
-    """Reads a full epoch of data into memory."""
+    # One pass: read until the first record's key comes round again. That takes the first record of a second
+    # pass, so the limit is two passes (reached only when the files hold nothing).
     reader = self._get_reader()
-    # Set a hard limit of 2 epochs through self._filenames. If there are any
-    # records available, we should only end up reading the first record in the
-    # second epoch before exiting the while loop and subsequently resetting the
-    # epoch limit. If there are no records available in any of the files, this
-    # hard limit prevents the reader.read_up_to call from looping infinitely.
-    filename_queue, epoch_limiter = self._get_filename_queue(epoch_limit=2)
-    epoch_reset_op = V1.assign(epoch_limiter, 0)
-    with V1.control_dependencies([epoch_reset_op]):
-      first_key, first_value = reader.read_up_to(filename_queue, 1)
-    # Read until we get a duplicate key (one epoch)
-    def _while_condition(current_key, current_value, current_index,
-                         collected_records):
-      del current_value, current_index, collected_records  # unused
-      return V1.not_equal(
-          V1.squeeze(current_key, axis=0),
-          V1.squeeze(first_key, axis=0))
+    queue, passes = self._limited_filename_queue(epoch_limit=2)
+    with _v1.control_dependencies([_v1.assign(passes, 0)]):
+      start_key, start_record = reader.read_up_to(queue, 1)
+    start_key = _v1.squeeze(start_key, axis=0)
 
-    def _while_body(current_key, current_value, current_index,
-                    collected_records):
-      del current_key  # unused
-      new_key, new_value = reader.read_up_to(filename_queue, 1)
-      new_key.set_shape([1])
-      new_value.set_shape([1])
-      return (new_key, new_value, current_index + 1,
-              collected_records.write(current_index, current_value))
+    def not_round_yet(key, record, count, collected):
+      del record, count, collected
+      return _v1.not_equal(_v1.squeeze(key, axis=0), start_key)
 
-    _, _, _, records_ta = V1.while_loop(
-        _while_condition,
-        _while_body,
-        [
-            V1.constant([""]),
-            first_value,
-            0,  # current_index starting value
-            V1.TensorArray(  # collected_records
-                dtype=tf.string,
-                size=0,
-                dynamic_size=True)
-        ])
-    records = records_ta.concat()
-    # Reset the reader when we're done so that subsequent requests for data get
-    # the dataset in the proper order.
-    with V1.control_dependencies([records]):
-      reader_reset_op = reader.reset()
-    with V1.control_dependencies([reader_reset_op]):
-      records = V1.identity(records)
+    def keep_and_read_next(key, record, count, collected):
+      del key
+      next_key, next_record = reader.read_up_to(queue, 1)
+      next_key.set_shape([1])
+      next_record.set_shape([1])
+      return next_key, next_record, count + 1, collected.write(count, record)
+
+    collected = _v1.TensorArray(dtype=tf.string, size=0, dynamic_size=True)
+    loop_vars = [_v1.constant([""]), start_record, 0, collected]
+    records = _v1.while_loop(not_round_yet, keep_and_read_next, loop_vars)[3].concat()
+    # Rewind, so that the next run reads the series from its start again.
+    with _v1.control_dependencies([records]):
+      rewind = reader.reset()
+    with _v1.control_dependencies([rewind]):
+      records = _v1.identity(records)
     return self._process_records(records)
 
 
-class CSVReader(ReaderBaseTimeSeriesParser):
-  """Reads from a collection of CSV-formatted files."""
+def _check_column_names(column_names, column_dtypes):
+  for required in (_TIMES, _VALUES):
+    if required not in column_names:
+      raise ValueError("CSVReader: column_names must name a '{}' column (got {}).".format(required, column_names))
+  if column_dtypes is not None and len(column_dtypes) != len(column_names):
+    raise ValueError("CSVReader: column_dtypes needs one dtype per column of column_names, got column_dtypes={} "
+                     "for column_names={}.".format(column_dtypes, column_names))
+  if list(column_names).count(_TIMES) != 1:
+    raise ValueError("CSVReader: column_names must name exactly one '{}' column (got {}).".format(
+        _TIMES, column_names))
 
-  def __init__(self,
-               filenames,
-               column_names=(feature_keys.TrainEvalFeatures.TIMES,
-                             feature_keys.TrainEvalFeatures.VALUES),
-               column_dtypes=None,
-               skip_header_lines=None,
+
+class CSVReader(ReaderBaseTimeSeriesParser):
+  """Reads a series from CSV files, one record per line."""
+
+  def __init__(self, filenames, column_names=(_TIMES, _VALUES), column_dtypes=None, skip_header_lines=None,
                read_num_records_hint=4096):
-    """CSV-parsing reader for a `TimeSeriesInputFn`.
+    """Takes the files and their columns.
 
     Args:
-      filenames: A filename or list of filenames to read the time series from.
-        Each line must have columns corresponding to `column_names`.
-      column_names: A list indicating names for each feature.
-        `TrainEvalFeatures.TIMES` and `TrainEvalFeatures.VALUES` are required;
-        `VALUES` may be repeated to indicate a multivariate series.
-      column_dtypes: If provided, must be a list with the same length as
-        `column_names`, indicating dtypes for each column. Defaults to
-        `tf.int64` for `TrainEvalFeatures.TIMES` and `tf.float32` for everything
-        else.
-      skip_header_lines: Passed on to `tf.compat.v1.TextLineReader`; skips this
-        number of lines at the beginning of each file.
-      read_num_records_hint: When not reading a full dataset, indicates the
-        number of records to parse/transfer in a single chunk (for efficiency).
-        The actual number transferred at one time may be more or less.
+      filenames: a file name or a list of them; each line holds one value per entry of `column_names`.
+      column_names: the feature each column goes to: one `TrainEvalFeatures.TIMES`, at least one
+        `TrainEvalFeatures.VALUES` (repeated for a multivariate series; repeated names are stacked, in order) and
+        any exogenous feature.
+      column_dtypes: optional, one dtype per column (then a missing field reads as 0). By default times are
+        int64 and every other column a required float32.
+      skip_header_lines: lines to skip at the top of each file (tf.compat.v1.TextLineReader's argument).
+      read_num_records_hint: about how many lines one `read()` parses.
 
     Raises:
-      ValueError: If required column names are not specified, or if lengths do
-        not match.
+      ValueError: if TIMES or VALUES is missing, TIMES is repeated, or `column_dtypes` does not match
+        `column_names` in length.
     """
-    if feature_keys.TrainEvalFeatures.TIMES not in column_names:
-      raise ValueError("'{}' is a required column.".format(
-          feature_keys.TrainEvalFeatures.TIMES))
-    if feature_keys.TrainEvalFeatures.VALUES not in column_names:
-      raise ValueError("'{}' is a required column.".format(
-          feature_keys.TrainEvalFeatures.VALUES))
-    if column_dtypes is not None and len(column_dtypes) != len(column_names):
-      raise ValueError(
-          ("If specified, the length of column_dtypes must match the length of "
-           "column_names (got column_dtypes={} and column_names={}).").format(
-               column_dtypes, column_names))
-    if sum(1 for column_name in column_names
-           if column_name == feature_keys.TrainEvalFeatures.TIMES) != 1:
-      raise ValueError("Got more than one times column ('{}'), but exactly "
-                       "one is required.".format(
-                           feature_keys.TrainEvalFeatures.TIMES))
+    _check_column_names(column_names, column_dtypes)
     self._column_names = column_names
     self._column_dtypes = column_dtypes
     self._skip_header_lines = skip_header_lines
-    super(CSVReader, self).__init__(
-        filenames=filenames, read_num_records_hint=read_num_records_hint)
+    super(CSVReader, self).__init__(filenames=filenames, read_num_records_hint=read_num_records_hint)
 
   def _get_reader(self):
-    return V1.TextLineReader(skip_header_lines=self._skip_header_lines)
+    return _v1.TextLineReader(skip_header_lines=self._skip_header_lines)
+
+  def _record_defaults(self):
+    if self._column_dtypes is not None:
+      return [(_v1.zeros([], dtype),) for dtype in self._column_dtypes]
+    # times default to 0; the other columns have no default (a required float32)
+    return [(_v1.zeros([], tf.int64),) if name == _TIMES else () for name in self._column_names]
 
   def _process_records(self, lines):
-    """Parse `lines` as CSV records."""
-    if self._column_dtypes is None:
-      default_values = [(V1.zeros([], tf.int64),) if
-                        column_name == feature_keys.TrainEvalFeatures.TIMES else
-                        () for column_name in self._column_names]
-    else:
-      default_values = [
-          (V1.zeros([], dtype),) for dtype in self._column_dtypes
-      ]
-    columns = V1.decode_csv(lines, default_values)
-    features_lists = {}
-    for column_name, value in zip(self._column_names, columns):
-      features_lists.setdefault(column_name, []).append(value)
-    features = {}
-    for column_name, values in features_lists.items():
-      if column_name == feature_keys.TrainEvalFeatures.TIMES:
-        features[column_name] = values[0]
-      else:
-        features[column_name] = V1.stack(values, axis=1)
-    return features
+    fields = _v1.decode_csv(lines, self._record_defaults())
+    by_feature = {}
+    for name, field in zip(self._column_names, fields):
+      by_feature.setdefault(name, []).append(field)
+    return {name: group[0] if name == _TIMES else _v1.stack(group, axis=1) for name, group in by_feature.items()}
 
 
 class TFExampleReader(ReaderBaseTimeSeriesParser):
-  """Reads and parses `tf.Example`s from a TFRecords file."""
+  """Reads a series from TFRecord files of `tf.Example`s, one record per example."""
 
   def __init__(self, filenames, features):
-    """Configure `tf.Example` parsing.
+    """Takes the files and how to parse their examples.
 
     Args:
-      filenames: A filename or list of filenames to read the time series from.
-        Each line must have columns corresponding to `column_names`.
-      features: A dictionary mapping from feature keys to
-        `tf.io.FixedLenFeature` objects. Must include `TrainEvalFeatures.TIMES`
-        (scalar integer) and `TrainEvalFeatures.VALUES` (floating point vector)
-        features.
+      filenames: a file name or a list of them.
+      features: dictionary of feature name -> `tf.io.FixedLenFeature`, including `TrainEvalFeatures.TIMES` (an
+        integer scalar) and `TrainEvalFeatures.VALUES` (a float vector).
 
     Raises:
-      ValueError: If required times/values features are not present.
+      ValueError: if TIMES or VALUES is missing from `features`.
     """
-    if feature_keys.TrainEvalFeatures.TIMES not in features:
-      raise ValueError("'{}' is a required column.".format(
-          feature_keys.TrainEvalFeatures.TIMES))
-    if feature_keys.TrainEvalFeatures.VALUES not in features:
-      raise ValueError("'{}' is a required column.".format(
-          feature_keys.TrainEvalFeatures.VALUES))
+    for required in (_TIMES, _VALUES):
+      if required not in features:
+        raise ValueError("TFExampleReader: features must describe a '{}' feature (got {}).".format(
+            required, sorted(features)))
     self._features = features
     super(TFExampleReader, self).__init__(filenames=filenames)
 
   def _get_reader(self):
-    return V1.TFRecordReader()
+    return _v1.TFRecordReader()
 
   def _process_records(self, examples):
-    """Parse `tf.Example`s into `Tensors`."""
-    return V1.parse_example(
-        serialized=examples, features=self._features)
+    return _v1.parse_example(serialized=examples, features=self._features)
 
+
+# --- input_fns --------------------------------------------------------------------------------------------------
 
 class TimeSeriesInputFn(object):
-  """Base for classes which create batches of windows from a time series."""
+  """An Estimator input_fn that turns a reader's records into batches: call it, or its `create_batch()`.
 
-  @abc.abstractmethod
+  `create_batch()` returns `(features, None)`: TIMES shaped [batch, window], VALUES [batch, window, features],
+  every other feature [batch, window, ...]; time series Estimators take no labels.
+  """
+
   def create_batch(self):
-    """Creates chunked Tensors from times, values, and other features.
-
-    Suitable for use as the input_fn argument of a tf.estimator.Estimator's
-    fit() or evaluate() method.
-
-    Returns:
-      A tuple of (features, targets):
-        features: A dictionary with `TrainEvalFeatures.TIMES` and
-          `TrainEvalFeatures.VALUES` as keys, `TIMES` having an associated value
-          with shape [batch size x window length], `VALUES` with shape [batch
-          size x window length x number of features]. Any other features will
-          also have shapes prefixed with [batch size x window length].
-        targets: Not used, but must have a value for compatibility with the
-          Estimator API. That value should be None.
-    """
-    pass
+    raise NotImplementedError("%s does not implement create_batch()" % type(self).__name__)
 
   def __call__(self):
-    # Allow a TimeSeriesInputFn to be used as an input function directly
     return self.create_batch()
 
 
 class WholeDatasetInputFn(TimeSeriesInputFn):
-  """Supports passing a full time series to a model for evaluation/inference.
+  """The whole series as one batch of one window, for evaluation, plots and `predict_continuation_input_fn`.
 
-  Note that this `TimeSeriesInputFn` is not designed for high throughput, and
-  should not be used for training. It allows for sequential evaluation on a full
-  dataset (with sequential in-sample predictions), which then feeds naturally
-  into `predict_continuation_input_fn` for making out-of-sample
-  predictions. While this is useful for plotting and interactive use,
-  `RandomWindowInputFn` is better suited to training and quantitative
-  evaluation.
+  Reads everything on each run; not meant for training (use `RandomWindowInputFn`).
   """
 
-  # TODO(allenl): A SequentialWindowInputFn for getting model end state without
-  # loading the whole dataset into memory (or for quantitative evaluation of
-  # sequential models). Note that an Estimator using such a TimeSeriesInputFn
-  # won't return in-sample predictions for the whole dataset, which means it
-  # won't be terribly useful for interactive use/plotting (unless the user
-  # passes in concat metrics). Also need to be careful about state saving for
-  # sequential models, particularly the gaps between chunks.
-
   def __init__(self, time_series_reader):
-    """Initialize the `TimeSeriesInputFn`.
-
-    Args:
-      time_series_reader: A TimeSeriesReader object.
-    """
+    """Takes the `TimeSeriesReader` to read from."""
     self._reader = time_series_reader
     super(WholeDatasetInputFn, self).__init__()
 
   def create_batch(self):
-    """A suitable `input_fn` for an `Estimator`'s `evaluate()`.
-
-    Returns:
-      A dictionary mapping feature names to `Tensors`, each shape
-      prefixed by [1, data set size] (i.e. a batch size of 1).
-    """
-    features = self._reader.read_full()
-    # Add a batch dimension of one to each feature.
-    return ({
-        feature_name: feature_value[None, ...]
-        for feature_name, feature_value in features.items()
-    }, None)
+    whole = self._reader.read_full()
+    return {name: tensor[None, ...] for name, tensor in whole.items()}, None
 
 
 class RandomWindowInputFn(TimeSeriesInputFn):
-  """Wraps a `TimeSeriesReader` to create random batches of windows.
+  """Batches of random windows of consecutive records, for training and quantitative evaluation.
 
-  Tensors are first collected into sequential windows (in a windowing queue
-  created by `tf.compat.v1.train.batch`, based on the order returned from
-  `time_series_reader`), then these windows are randomly batched (in a
-  `RandomShuffleQueue`), the Tensors returned by `create_batch` having shapes
-  prefixed by [`batch_size`, `window_size`].
-
-  This `TimeSeriesInputFn` is useful for both training and quantitative
-  evaluation (but be sure to run several epochs for sequential models such as
-  `StructuralEnsembleRegressor` to completely flush stale state left over from
-  training). For qualitative evaluation or when preparing for predictions, use
-  `WholeDatasetInputFn`.
+  Two queues: a FIFO queue (tf.compat.v1.train.batch) cuts the reader's records, in their order, into windows of
+  `window_size`; a RandomShuffleQueue then mixes the windows into batches of `batch_size`. Shapes start with
+  [batch_size, window_size]. For sequential models (StructuralEnsembleRegressor) evaluate over several passes, so
+  that state left from training is flushed, or use `WholeDatasetInputFn`.
   """
 
-  def __init__(self,
-               time_series_reader,
-               window_size,
-               batch_size,
-               queue_capacity_multiplier=1000,
-               shuffle_min_after_dequeue_multiplier=2,
-               discard_out_of_order=True,
-               discard_consecutive_batches_limit=1000,
-               jitter=True,
-               num_threads=2,
-               shuffle_seed=None):
-    """Configure the RandomWindowInputFn.
+  def __init__(self, time_series_reader, window_size, batch_size, queue_capacity_multiplier=1000,
+               shuffle_min_after_dequeue_multiplier=2, discard_out_of_order=True,
+               discard_consecutive_batches_limit=1000, jitter=True, num_threads=2, shuffle_seed=None):
+    """Configures the windows and batches.
 
     Args:
-      time_series_reader: A TimeSeriesReader object.
-      window_size: The number of examples to keep together sequentially. This
-        controls the length of truncated backpropagation: smaller values mean
-          less sequential computation, which can lead to faster training, but
-          create a coarser approximation to the gradient (which would ideally be
-          computed by a forward pass over the entire sequence in order).
-      batch_size: The number of windows to place together in a batch. Larger
-        values will lead to more stable gradients during training.
-      queue_capacity_multiplier: The capacity for the queues used to create
-        batches, specified as a multiple of `batch_size` (for
-        RandomShuffleQueue) and `batch_size * window_size` (for the FIFOQueue).
-        Controls the maximum number of windows stored. Should be greater than
-        `shuffle_min_after_dequeue_multiplier`.
-      shuffle_min_after_dequeue_multiplier: The minimum number of windows in the
-        RandomShuffleQueue after a dequeue, which controls the amount of entropy
-        introduced during batching. Specified as a multiple of `batch_size`.
-      discard_out_of_order: If True, windows of data which have times which
-        decrease (a higher time followed by a lower time) are discarded. If
-        False, the window and associated features are instead sorted so that
-        times are non-decreasing. Discarding is typically faster, as models do
-        not have to deal with artificial gaps in the data. However, discarding
-        does create a bias where the beginnings and endings of files are
-        under-sampled.
-      discard_consecutive_batches_limit: Raise an OutOfRangeError if more than
-        this number of batches are discarded without a single non-discarded
-        window (prevents infinite looping when the dataset is too small).
-      jitter: If True, randomly discards examples between some windows in order
-        to avoid deterministic chunking patterns. This is important for models
-        like AR which may otherwise overfit a fixed chunking.
-      num_threads: Use this number of threads for queues. Setting a value of 1
-        removes one source of non-determinism (and in combination with
-        shuffle_seed should provide deterministic windowing).
-      shuffle_seed: A seed for window shuffling. The default value of None
-        provides random behavior. With `shuffle_seed` set and `num_threads=1`,
-        provides deterministic behavior.
+      time_series_reader: the `TimeSeriesReader` to read from.
+      window_size: records per window (the length of truncated backpropagation).
+      batch_size: windows per batch.
+      queue_capacity_multiplier: the shuffling queue holds this many batches of windows, the windowing queue this
+        many batches' worth of records; keep it above `shuffle_min_after_dequeue_multiplier`.
+      shuffle_min_after_dequeue_multiplier: batches of windows left in the shuffling queue after a dequeue (how
+        well windows mix).
+      discard_out_of_order: drop windows whose times go backwards (where the data wraps around); False keeps them
+        and re-orders by time as TF 1.15 did (a gather of the whole batch by the time order, which adds a window
+        dimension to every feature).
+      discard_consecutive_batches_limit: OutOfRangeError after this many consecutive passes without a single
+        kept window (a series too short for the window).
+      jitter: now and then skip a record between windows, so that windows do not always start at the same
+        offsets (matters for AR models).
+      num_threads: threads of each queue (None: `batch_size`); 1 removes one source of non-determinism.
+      shuffle_seed: seed of the shuffling queue (None: random).
+
+    Raises:
+      ValueError: from the reader's `check_dataset_size` when the data is shorter than `window_size`.
     """
     self._reader = time_series_reader
     self._window_size = window_size
-    self._reader.check_dataset_size(minimum_dataset_size=self._window_size)
+    self._reader.check_dataset_size(minimum_dataset_size=window_size)
     self._batch_size = batch_size
     self._queue_capacity_multiplier = queue_capacity_multiplier
-    self._shuffle_min_after_dequeue_multiplier = (
-        shuffle_min_after_dequeue_multiplier)
+    self._shuffle_min_after_dequeue_multiplier = shuffle_min_after_dequeue_multiplier
     self._discard_out_of_order = discard_out_of_order
     self._discard_limit = discard_consecutive_batches_limit
     self._jitter = jitter
-    if num_threads is None:
-      self._num_threads = self._batch_size
-    else:
-      self._num_threads = num_threads
+    self._num_threads = batch_size if num_threads is None else num_threads
     self._shuffle_seed = shuffle_seed
     super(RandomWindowInputFn, self).__init__()
 
   def create_batch(self):
-    """Create queues to window and batch time series data.
+    windows = self._cut_windows(self._reader.read())
+    windows, keep = self._handle_backward_times(windows)
+    batch = _v1.train.maybe_shuffle_batch(
+        windows, batch_size=self._batch_size, capacity=self._queue_capacity_multiplier * self._batch_size,
+        min_after_dequeue=self._shuffle_min_after_dequeue_multiplier * self._batch_size, keep_input=keep,
+        num_threads=self._num_threads, seed=self._shuffle_seed, enqueue_many=True)
+    return batch, None
 
-    Returns:
-      A dictionary of Tensors corresponding to the output of `self._reader`
-      (from the `time_series_reader` constructor argument), each with shapes
-      prefixed by [`batch_size`, `window_size`].
+  def _cut_windows(self, records):
+    """Records -> [windows, window_size, ...]; `batch_size` windows move to the shuffling queue at a time."""
+    windows_per_pass = self._batch_size
+    records_per_pass = windows_per_pass * self._window_size
+    skip = _v1.random_uniform(shape=[], maxval=2, dtype=tf.int32) if self._jitter else 0
+    run = _v1.train.batch(records, batch_size=records_per_pass + skip, enqueue_many=True,
+                          capacity=self._queue_capacity_multiplier * records_per_pass,
+                          num_threads=self._num_threads)
+    windows = {}
+    for name, column in run.items():
+      column_tail = column.get_shape()[1:]
+      if self._jitter:
+        column = column[skip:]
+      shape = _v1.concat([[windows_per_pass, self._window_size], _v1.shape(column)[1:]], axis=0)
+      window = _v1.reshape(column, shape)
+      window.set_shape(tf.TensorShape([windows_per_pass, self._window_size]).concatenate(column_tail))
+      windows[name] = window
+    return windows
+
+  def _handle_backward_times(self, windows):
+    """Windows that straddle the end and start of the data have times going backwards.
+
+    Returns (windows, keep): `keep` a boolean per window (discarding), or True with the windows re-ordered.
     """
-    features = self._reader.read()
-    if self._jitter:
-      # TODO(agarwal, allenl): Figure out if more jitter is needed here.
-      jitter = V1.random_uniform(shape=[], maxval=2, dtype=tf.int32)
-    else:
-      jitter = 0
-    # To keep things efficient, we pass from the windowing batcher to the
-    # batch-of-windows batcher in batches. This avoids the need for huge numbers
-    # of threads, but does mean that jitter is only applied occasionally.
-    # TODO(allenl): Experiment with different internal passing sizes.
-    internal_passing_size = self._batch_size
-    features_windowed = V1.train.batch(
-        features,
-        batch_size=self._window_size * internal_passing_size + jitter,
-        enqueue_many=True,
-        capacity=(self._queue_capacity_multiplier * internal_passing_size *
-                  self._window_size),
-        num_threads=self._num_threads)
-    raw_features_windowed = features_windowed
-    if self._jitter:
-      features_windowed = {
-          key: value[jitter:] for key, value in features_windowed.items()
-      }
-    features_windowed = {
-        key: V1.reshape(
-            value,
-            V1.concat([[internal_passing_size, self._window_size],
-                              V1.shape(value)[1:]],
-                             axis=0))
-        for key, value in features_windowed.items()
-    }
-    batch_and_window_shape = tf.TensorShape(
-        [internal_passing_size, self._window_size])
-    for key in features_windowed.keys():
-      features_windowed[key].set_shape(
-          batch_and_window_shape.concatenate(
-              raw_features_windowed[key].get_shape()[1:]))
-    # When switching files, we may end up with windows where the time is not
-    # decreasing, even if times within each file are sorted (and even if those
-    # files are visited in order, when looping back around to the beginning of
-    # the first file). This is hard for models to deal with, so we either
-    # discard such examples, creating a bias where the beginning and end of the
-    # series is under-sampled, or we sort the window, creating large gaps.
-    times = features_windowed[feature_keys.TrainEvalFeatures.TIMES]
-    if self._discard_out_of_order:
-      non_decreasing = V1.reduce_all(
-          times[:, 1:] >= times[:, :-1], axis=1)
-      # Ensure that no more than self._discard_limit complete batches are
-      # discarded contiguously (resetting the count when we find a single clean
-      # window). This prevents infinite looping when the dataset is smaller than
-      # the window size.
-      # TODO(allenl): Figure out a way to return informative errors from
-      # count_up_to.
-      discarded_windows_limiter = V1.Variable(
-          initial_value=V1.constant(0, dtype=tf.int64),
-          name="discarded_windows_limiter",
-          trainable=False,
-          collections=[V1.GraphKeys.LOCAL_VARIABLES])
+    times = windows[_TIMES]
+    if not self._discard_out_of_order:
+      # TF 1.15's re-ordering: the per-window time order, reversed over the batch axis, gathers whole windows.
+      _, latest_first = _v1.nn.top_k(times, k=_v1.shape(times)[-1], sorted=True)
+      order = _v1.reverse(latest_first, axis=[0])
+      return {name: _v1.gather(params=window, indices=order) for name, window in windows.items()}, True
+    in_order = _v1.reduce_all(times[:, 1:] >= times[:, :-1], axis=1)
+    # Count passes in a row that keep nothing; one kept window resets the count.
+    fruitless = _local_int64_counter("discarded_windows_limiter")
 
-      def _initialized_limit_check():
-        return V1.cond(
-            V1.reduce_any(non_decreasing),
-            lambda: V1.assign(discarded_windows_limiter, 0),
-            lambda: discarded_windows_limiter.count_up_to(self._discard_limit))
-      discard_limit_op = V1.cond(
-          V1.is_variable_initialized(discarded_windows_limiter),
-          _initialized_limit_check,
-          lambda: V1.constant(0, dtype=tf.int64))
-      with V1.control_dependencies([discard_limit_op]):
-        non_decreasing = V1.identity(non_decreasing)
-    else:
-      _, indices_descending = V1.nn.top_k(
-          times, k=V1.shape(times)[-1], sorted=True)
-      indices = V1.reverse(indices_descending, axis=[0])
-      features_windowed = {
-          key: V1.gather(params=value, indices=indices)
-          for key, value in features_windowed.items()
-      }
-      non_decreasing = True
-    features_batched = V1.train.maybe_shuffle_batch(
-        features_windowed,
-        num_threads=self._num_threads,
-        seed=self._shuffle_seed,
-        batch_size=self._batch_size,
-        capacity=self._queue_capacity_multiplier * self._batch_size,
-        min_after_dequeue=(self._shuffle_min_after_dequeue_multiplier *
-                           self._batch_size),
-        keep_input=non_decreasing,
-        enqueue_many=True)
-    return (features_batched, None)
+    def count_or_reset():
+      return _v1.cond(_v1.reduce_any(in_order), lambda: _v1.assign(fruitless, 0),
+                      lambda: fruitless.count_up_to(self._discard_limit))
 
+    with _v1.control_dependencies([_once_initialized(fruitless, count_or_reset)]):
+      return windows, _v1.identity(in_order)
+
+
+# --- NumPy series -----------------------------------------------------------------------------------------------
 
 def _canonicalize_numpy_data(data, require_single_batch):
-  """Do basic checking and reshaping for Numpy data.
+  """Checks a dictionary of NumPy features and gives every one a [batch, length] prefix.
 
-  Args:
-    data: A dictionary mapping keys to Numpy arrays, with several possible
-      shapes (requires keys `TrainEvalFeatures.TIMES` and
-      `TrainEvalFeatures.VALUES`): Single example; `TIMES` is a scalar and
-        `VALUES` is either a scalar or a vector of length [number of features].
-        Sequence; `TIMES` is a vector of shape [series length], `VALUES` either
-        has shape [series length] (univariate) or [series length x number of
-        features] (multivariate). Batch of sequences; `TIMES` is a vector of
-        shape [batch size x series length], `VALUES` has shape [batch size x
-        series length] or [batch size x series length x number of features]. In
-        any case, `VALUES` and any exogenous features must have their shapes
-        prefixed by the shape of the value corresponding to the `TIMES` key.
-    require_single_batch: If True, raises an error if the provided data has a
-      batch dimension > 1.
+  Accepted by the rank of `TrainEvalFeatures.TIMES`: 0 (one step; VALUES a scalar or a [features] vector), 1 (one
+  series; VALUES [length] or [length, features]) or 2 ([batch, length]; left as given). A missing batch or time
+  dimension becomes 1, and an unbatched univariate VALUES gets a features dimension of 1. Every feature's shape
+  must start with the times' shape.
 
-  Returns:
-    A dictionary with features normalized to have shapes prefixed with [batch
-    size x series length]. The sizes of dimensions which were omitted in the
-    inputs are 1.
   Raises:
-    ValueError: If dimensions are incorrect or do not match, or required
-      features are missing.
+    ValueError: if TIMES or VALUES is missing, a shape does not fit, or `require_single_batch` and the batch is
+      not 1.
   """
-  features = {key: numpy.array(value) for key, value in data.items()}
-  if (feature_keys.TrainEvalFeatures.TIMES not in features or
-      feature_keys.TrainEvalFeatures.VALUES not in features):
-    raise ValueError("{} and {} are required features.".format(
-        feature_keys.TrainEvalFeatures.TIMES,
-        feature_keys.TrainEvalFeatures.VALUES))
-  times = features[feature_keys.TrainEvalFeatures.TIMES]
-  for key, value in features.items():
-    if value.shape[:len(times.shape)] != times.shape:
-      raise ValueError(
-          ("All features must have their shapes prefixed by the shape of the"
-           " times feature. Got shape {} for feature '{}', but shape {} for"
-           " '{}'").format(value.shape, key, times.shape,
-                           feature_keys.TrainEvalFeatures.TIMES))
-  if not times.shape:  # a single example
-    if not features[feature_keys.TrainEvalFeatures.VALUES].shape:  # univariate
-      # Add a feature dimension (with one feature)
-      features[feature_keys.TrainEvalFeatures.VALUES] = features[
-          feature_keys.TrainEvalFeatures.VALUES][..., None]
-    elif len(features[feature_keys.TrainEvalFeatures.VALUES].shape) > 1:
-      raise ValueError(
-          ("Got an unexpected number of dimensions for the '{}' feature."
-           " Was expecting at most 1 dimension"
-           " ([number of features]) since '{}' does not "
-           "have a batch or time dimension, but got shape {}").format(
-               feature_keys.TrainEvalFeatures.VALUES,
-               feature_keys.TrainEvalFeatures.TIMES,
-               features[feature_keys.TrainEvalFeatures.VALUES].shape))
-    # Add trivial batch and time dimensions for every feature
-    features = {key: value[None, None, ...] for key, value in features.items()}
-  if len(times.shape) == 1:  # shape [series length]
-    if len(features[feature_keys.TrainEvalFeatures.VALUES].shape
-          ) == 1:  # shape [series length]
-      # Add a feature dimension (with one feature)
-      features[feature_keys.TrainEvalFeatures.VALUES] = features[
-          feature_keys.TrainEvalFeatures.VALUES][..., None]
-    elif len(features[feature_keys.TrainEvalFeatures.VALUES].shape) > 2:
-      raise ValueError(
-          ("Got an unexpected number of dimensions for the '{}' feature."
-           " Was expecting at most 2 dimensions"
-           " ([series length, number of features]) since '{}' does not "
-           "have a batch dimension, but got shape {}").format(
-               feature_keys.TrainEvalFeatures.VALUES,
-               feature_keys.TrainEvalFeatures.TIMES,
-               features[feature_keys.TrainEvalFeatures.VALUES].shape))
-    # Add trivial batch dimensions for every feature
-    features = {key: value[None, ...] for key, value in features.items()}
-  elif len(features[feature_keys.TrainEvalFeatures.TIMES].shape
-          ) != 2:  # shape [batch size, series length]
-    raise ValueError(
-        ("Got an unexpected number of dimensions for times. Was expecting at "
-         "most two ([batch size, series length]), but got shape {}.").format(
-             times.shape))
-  if require_single_batch:
-    # We don't expect input to be already batched; batching is done later
-    if features[feature_keys.TrainEvalFeatures.TIMES].shape[0] != 1:
-      raise ValueError("Got batch input, was expecting unbatched input.")
+  features = {name: numpy.array(value) for name, value in data.items()}
+  if _TIMES not in features or _VALUES not in features:
+    raise ValueError("{} and {} are required features.".format(_TIMES, _VALUES))
+  times_shape = features[_TIMES].shape
+  for name, array in features.items():
+    if array.shape[:len(times_shape)] != times_shape:
+      raise ValueError("Every feature's shape must start with the shape {} of '{}', but '{}' has shape {}.".format(
+          times_shape, _TIMES, name, array.shape))
+  missing_dims = 2 - len(times_shape)  # batch and time dimensions to add
+  if missing_dims < 0:
+    raise ValueError("'{}' must have at most two dimensions ([batch size, series length]); got shape {}.".format(
+        _TIMES, times_shape))
+  if missing_dims:
+    values = features[_VALUES]
+    most_value_dims = len(times_shape) + 1  # the times' dimensions and one of features
+    if values.ndim > most_value_dims:
+      expected = "[number of features]" if most_value_dims == 1 else "[series length, number of features]"
+      raise ValueError("'{}' must be shaped {} at most when '{}' has shape {} (no batch dimension); got shape {}."
+                       .format(_VALUES, expected, _TIMES, times_shape, values.shape))
+    if values.ndim == len(times_shape):  # univariate: one feature
+      features[_VALUES] = values[..., None]
+    prefix = (None,) * missing_dims
+    features = {name: array[prefix] for name, array in features.items()}
+  if require_single_batch and features[_TIMES].shape[0] != 1:
+    raise ValueError("Got batch input, was expecting unbatched input: '{}' has shape {}.".format(
+        _TIMES, features[_TIMES].shape))
   return features

@@ -1,206 +1,119 @@
-"""`tf.contrib.timeseries.saved_model_utils`: predictions and filtering on a loaded time series SavedModel.
+"""`tf.contrib.timeseries.saved_model_utils`: predicting and filtering with a time series SavedModel in a Session.
 
-Place in the data flow (DESIGN.md): a SavedModel that TimeSeriesRegressor's `export_saved_model` wrote, loaded by
-`tf.saved_model.loader.load` <- **contrib.timeseries.saved_model_utils** <- a script's serving code.
+Place in the data flow (DESIGN.md): a SavedModel written by a TimeSeriesRegressor's `export_saved_model` (its
+build_raw_serving_input_receiver_fn), loaded by `tf.saved_model.loader.load` <-
+**contrib.timeseries.saved_model_utils** <- a script's serving code.
 
-TF 1.15's module on its three public functions: `predict_continuation` (from an evaluation's or a filtering's
-state), `cold_start_filter` (state from data alone) and `filter_continuation` (state from earlier state and new
-data), each one `session.run` of the exported signature named by `feature_keys.SavedModelLabels`.
-tensorflow-estimator 2.15 has a copy whose module-wide `remove_undocumented` also deletes its `numpy` import, so its
-`cold_start_filter` and `filter_continuation` raise NameError; this is TF 1.15's code, on the library's feature keys,
-`state_to_dictionary` and `canonicalize_times_or_steps_from_output`.
+Three functions, each one `session.run` of one of the exported signatures (named by
+`feature_keys.SavedModelLabels`): `predict_continuation` ("serving_default": predictions from a model state),
+`cold_start_filter` ("cold_start_filter": a state from observations alone) and `filter_continuation` ("filter": a
+state from an earlier state and new observations). A state is either an Estimator's evaluation (its
+`FilteringResults.STATE_TUPLE` is flattened to the signature's state inputs, as TF 1.15's head names them) or what
+a filter function returned (fed as it is). The filter functions add the observed times
+(`FilteringResults.TIMES`) to their result, and `predict_continuation` the predicted times, so the calls chain.
+
+Why ours: tensorflow-estimator 2.15 keeps a copy of this module whose module-wide `remove_undocumented` also
+deletes its `numpy` import, so its `cold_start_filter` and `filter_continuation` raise NameError. The NumPy
+observations follow input_pipeline's shape rules (a step, a series or a batch of series).
 """
 
-
-# pylint: disable=g-import-not-at-top,wrong-import-position
 from tensorflow_estimator.python.estimator.canned.timeseries import feature_keys as _feature_keys
 from tensorflow_estimator.python.estimator.canned.timeseries import head as _head
 from tensorflow_estimator.python.estimator.canned.timeseries import model_utils as _model_utils
 
 from tf1clip.contrib.timeseries import input_pipeline as _input_pipeline
 
+_LABELS = _feature_keys.SavedModelLabels
 
-def _colate_features_to_feeds_and_fetches(signature,
-                                          features,
-                                          graph,
-                                          continue_from=None):
-  """Uses a saved model signature to construct feed and fetch dictionaries."""
+
+def _state_inputs(continue_from):
+  """The signature inputs that carry a state: from an evaluation, from a filter call, or none (cold start)."""
   if continue_from is None:
-    state_values = {}
-  elif _feature_keys.FilteringResults.STATE_TUPLE in continue_from:
-    # We're continuing from an evaluation, so we need to unpack/flatten state.
-    state_values = _head.state_to_dictionary(
-        continue_from[_feature_keys.FilteringResults.STATE_TUPLE])
-  else:
-    state_values = continue_from
-  input_feed_tensors_by_name = {
-      input_key: graph.as_graph_element(input_value.name)
-      for input_key, input_value in signature.inputs.items()
-  }
-  output_tensors_by_name = {
-      output_key: graph.as_graph_element(output_value.name)
-      for output_key, output_value in signature.outputs.items()
-  }
+    return {}
+  state_tuple = _feature_keys.FilteringResults.STATE_TUPLE
+  if state_tuple in continue_from:
+    return _head.state_to_dictionary(continue_from[state_tuple])
+  return continue_from
+
+
+def _run_signature(session, signatures, label, features, continue_from=None):
+  """Feeds the state of `continue_from` and then `features` to the signature `label`; returns its outputs."""
+  signature = signatures.signature_def[label]
+  graph = session.graph
+  inputs = {key: graph.as_graph_element(tensor.name) for key, tensor in signature.inputs.items()}
   feed_dict = {}
-  for state_key, state_value in state_values.items():
-    feed_dict[input_feed_tensors_by_name[state_key]] = state_value
-  for feature_key, feature_value in features.items():
-    feed_dict[input_feed_tensors_by_name[feature_key]] = feature_value
-  return output_tensors_by_name, feed_dict
+  for source in (_state_inputs(continue_from), features):
+    for key, value in source.items():
+      feed_dict[inputs[key]] = value
+  outputs = {key: graph.as_graph_element(tensor.name) for key, tensor in signature.outputs.items()}
+  return session.run(outputs, feed_dict=feed_dict)
 
 
-def predict_continuation(continue_from,
-                         signatures,
-                         session,
-                         steps=None,
-                         times=None,
-                         exogenous_features=None):
-  """Perform prediction using an exported saved model.
-
-  Analogous to _input_pipeline.predict_continuation_input_fn, but operates on a
-  saved model rather than feeding into Estimator's predict method.
+def predict_continuation(continue_from, signatures, session, steps=None, times=None, exogenous_features=None):
+  """Predicts from a loaded SavedModel, carrying on from a state (what predict_continuation_input_fn does for an
+  Estimator's `predict`).
 
   Args:
-    continue_from: A dictionary containing the results of either an Estimator's
-      evaluate method or filter_continuation. Used to determine the model state
-      to make predictions starting from.
-    signatures: The `MetaGraphDef` protocol buffer returned from
-      `tf.compat.v1.saved_model.loader.load`. Used to determine the names of
-      Tensors to feed and fetch. Must be from the same model as `continue_from`.
-    session: The session to use. The session's graph must be the one into which
-      `tf.compat.v1.saved_model.loader.load` loaded the model.
-    steps: The number of steps to predict (scalar), starting after the
-      evaluation or filtering. If `times` is specified, `steps` must not be; one
-      is required.
-    times: A [batch_size x window_size] array of integers (not a Tensor)
-      indicating times to make predictions for. These times must be after the
-      corresponding evaluation or filtering. If `steps` is specified, `times`
-      must not be; one is required. If the batch dimension is omitted, it is
-      assumed to be 1.
-    exogenous_features: Optional dictionary. If specified, indicates exogenous
-      features for the model to use while making the predictions. Values must
-      have shape [batch_size x window_size x ...], where `batch_size` matches
-      the batch dimension used when creating `continue_from`, and `window_size`
-      is either the `steps` argument or the `window_size` of the `times`
-      argument (depending on which was specified).
+    continue_from: an Estimator's `evaluate` result, or what `cold_start_filter` / `filter_continuation`
+      returned, for the same model.
+    signatures: the `MetaGraphDef` that `tf.compat.v1.saved_model.loader.load` returned.
+    session: the Session the model was loaded into.
+    steps: how many steps after `continue_from` to predict. Exactly one of `steps` and `times` is given.
+    times: the (integer, NumPy) times to predict, after `continue_from`'s: [batch, window], or [window] for a
+      batch of one.
+    exogenous_features: optional dictionary of exogenous features for the predicted steps, [batch, window, ...].
 
   Returns:
-    A dictionary with model-specific predictions (typically having keys "mean"
-    and "covariance") and a feature_keys.PredictionResults.TIMES key indicating
-    the times for which the predictions were computed.
+    The model's predictions (typically "mean" and "covariance") and `PredictionResults.TIMES`, the times predicted.
+
   Raises:
-    ValueError: If `times` or `steps` are misspecified.
+    ValueError: if `steps` and `times` are both given, neither is, or they do not fit `continue_from`.
   """
-  if exogenous_features is None:
-    exogenous_features = {}
-  predict_times = _model_utils.canonicalize_times_or_steps_from_output(
+  predicted_times = _model_utils.canonicalize_times_or_steps_from_output(
       times=times, steps=steps, previous_model_output=continue_from)
-  features = {_feature_keys.PredictionFeatures.TIMES: predict_times}
-  features.update(exogenous_features)
-  predict_signature = signatures.signature_def[
-      _feature_keys.SavedModelLabels.PREDICT]
-  output_tensors_by_name, feed_dict = _colate_features_to_feeds_and_fetches(
-      continue_from=continue_from,
-      signature=predict_signature,
-      features=features,
-      graph=session.graph)
-  output = session.run(output_tensors_by_name, feed_dict=feed_dict)
-  output[_feature_keys.PredictionResults.TIMES] = features[
-      _feature_keys.PredictionFeatures.TIMES]
-  return output
+  features = {_feature_keys.PredictionFeatures.TIMES: predicted_times}
+  features.update(exogenous_features or {})
+  predictions = _run_signature(session, signatures, _LABELS.PREDICT, features, continue_from)
+  predictions[_feature_keys.PredictionResults.TIMES] = features[_feature_keys.PredictionFeatures.TIMES]
+  return predictions
+
+
+def _filter(label, continue_from, signatures, session, features):
+  # input_pipeline's NumPy shape rules; the function is private there, shared with this module only
+  observations = _input_pipeline._canonicalize_numpy_data(  # pylint: disable=protected-access
+      data=features, require_single_batch=False)
+  state = _run_signature(session, signatures, label, observations, continue_from)
+  state[_feature_keys.FilteringResults.TIMES] = observations[_feature_keys.FilteringFeatures.TIMES]
+  return state
 
 
 def cold_start_filter(signatures, session, features):
-  """Perform filtering using an exported saved model.
-
-  Filtering refers to updating model state based on new observations.
-  Predictions based on the returned model state will be conditioned on these
-  observations.
-
-  Starts from the model's default/uninformed state.
+  """Filters observations with a loaded SavedModel, from the model's uninformed start state.
 
   Args:
-    signatures: The `MetaGraphDef` protocol buffer returned from
-      `tf.compat.v1.saved_model.loader.load`. Used to determine the names of
-      Tensors to feed and fetch. Must be from the same model as `continue_from`.
-    session: The session to use. The session's graph must be the one into which
-      `tf.compat.v1.saved_model.loader.load` loaded the model.
-    features: A dictionary mapping keys to Numpy arrays, with several possible
-      shapes (requires keys `FilteringFeatures.TIMES` and
-      `FilteringFeatures.VALUES`): Single example; `TIMES` is a scalar and
-        `VALUES` is either a scalar or a vector of length [number of features].
-        Sequence; `TIMES` is a vector of shape [series length], `VALUES` either
-        has shape [series length] (univariate) or [series length x number of
-        features] (multivariate). Batch of sequences; `TIMES` is a vector of
-        shape [batch size x series length], `VALUES` has shape [batch size x
-        series length] or [batch size x series length x number of features]. In
-        any case, `VALUES` and any exogenous features must have their shapes
-        prefixed by the shape of the value corresponding to the `TIMES` key.
+    signatures: the `MetaGraphDef` that `tf.compat.v1.saved_model.loader.load` returned.
+    session: the Session the model was loaded into.
+    features: dictionary of NumPy arrays with `FilteringFeatures.TIMES` and `FilteringFeatures.VALUES` (and any
+      exogenous feature): one step (scalar times), one series ([length]) or a batch ([batch, length]); every
+      shape starts with the times' shape.
 
   Returns:
-    A dictionary containing model state updated to account for the observations
-    in `features`.
+    The state after the observations (pass it to `predict_continuation` or `filter_continuation`), with
+    `FilteringResults.TIMES`.
   """
-  filter_signature = signatures.signature_def[
-      _feature_keys.SavedModelLabels.COLD_START_FILTER]
-  features = _input_pipeline._canonicalize_numpy_data(  # pylint: disable=protected-access
-      data=features,
-      require_single_batch=False)
-  output_tensors_by_name, feed_dict = _colate_features_to_feeds_and_fetches(
-      signature=filter_signature, features=features, graph=session.graph)
-  output = session.run(output_tensors_by_name, feed_dict=feed_dict)
-  # Make it easier to chain filter -> predict by keeping track of the current
-  # time.
-  output[_feature_keys.FilteringResults.TIMES] = features[
-      _feature_keys.FilteringFeatures.TIMES]
-  return output
+  return _filter(_LABELS.COLD_START_FILTER, None, signatures, session, features)
 
 
 def filter_continuation(continue_from, signatures, session, features):
-  """Perform filtering using an exported saved model.
-
-  Filtering refers to updating model state based on new observations.
-  Predictions based on the returned model state will be conditioned on these
-  observations.
+  """Filters observations with a loaded SavedModel, starting from an earlier state.
 
   Args:
-    continue_from: A dictionary containing the results of either an Estimator's
-      evaluate method or a previous filter step (cold start or continuation).
-      Used to determine the model state to start filtering from.
-    signatures: The `MetaGraphDef` protocol buffer returned from
-      `tf.compat.v1.saved_model.loader.load`. Used to determine the names of
-      Tensors to feed and fetch. Must be from the same model as `continue_from`.
-    session: The session to use. The session's graph must be the one into which
-      `tf.compat.v1.saved_model.loader.load` loaded the model.
-    features: A dictionary mapping keys to Numpy arrays, with several possible
-      shapes (requires keys `FilteringFeatures.TIMES` and
-      `FilteringFeatures.VALUES`): Single example; `TIMES` is a scalar and
-        `VALUES` is either a scalar or a vector of length [number of features].
-        Sequence; `TIMES` is a vector of shape [series length], `VALUES` either
-        has shape [series length] (univariate) or [series length x number of
-        features] (multivariate). Batch of sequences; `TIMES` is a vector of
-        shape [batch size x series length], `VALUES` has shape [batch size x
-        series length] or [batch size x series length x number of features]. In
-        any case, `VALUES` and any exogenous features must have their shapes
-        prefixed by the shape of the value corresponding to the `TIMES` key.
+    continue_from: an Estimator's `evaluate` result or an earlier filter call's result, for the same model.
+    signatures: the `MetaGraphDef` that `tf.compat.v1.saved_model.loader.load` returned.
+    session: the Session the model was loaded into.
+    features: the new observations, as for `cold_start_filter`.
 
   Returns:
-    A dictionary containing model state updated to account for the observations
-    in `features`.
+    The state after the observations, with `FilteringResults.TIMES`.
   """
-  filter_signature = signatures.signature_def[
-      _feature_keys.SavedModelLabels.FILTER]
-  features = _input_pipeline._canonicalize_numpy_data(  # pylint: disable=protected-access
-      data=features,
-      require_single_batch=False)
-  output_tensors_by_name, feed_dict = _colate_features_to_feeds_and_fetches(
-      continue_from=continue_from,
-      signature=filter_signature,
-      features=features,
-      graph=session.graph)
-  output = session.run(output_tensors_by_name, feed_dict=feed_dict)
-  # Make it easier to chain filter -> predict by keeping track of the current
-  # time.
-  output[_feature_keys.FilteringResults.TIMES] = features[
-      _feature_keys.FilteringFeatures.TIMES]
-  return output
+  return _filter(_LABELS.FILTER, continue_from, signatures, session, features)
