@@ -49,6 +49,7 @@ The token protocol, made to end and to recover (four faults of TF's class, fixed
 """
 
 import tensorflow as tf
+from tensorflow.python.util import deprecation as _deprecation
 
 from tf1clip import optimizer as optimizer_lib
 from tf1clip import summaries
@@ -202,24 +203,58 @@ class _StepEveryUpdate:
     return getattr(self._optimizer, name)
 
 
-class SyncReplicasOptimizer(_V1.train.SyncReplicasOptimizer):
+# TensorFlow's class, whose token protocol and slot look-ups this module's class borrows. Ours derives
+# from `tf.train.Optimizer` directly, as every `tf.train.*Optimizer` did on TF 1.15 (TF 2.21's class is
+# no base of it: a TF1-era library walking `dir(tf.train)` checks `__base__`, GPflow 1.x at import).
+_TF_SYNC = _V1.train.SyncReplicasOptimizer
+
+
+def _announced_as_tensorflows(init):
+  """TensorFlow's deprecation notice for the constructor, naming TensorFlow's module as TF 1.15's did."""
+  init.__module__ = _TF_SYNC.__module__
+  return _deprecation.deprecated(
+      None, "The `SyncReplicaOptimizer` class is deprecated. For synchronous training, please use "
+      "[Distribution Strategies](https://github.com/tensorflow/tensorflow/tree/master/tensorflow/contrib/"
+      "distribute).", warn_once=True)(init)
+
+
+class SyncReplicasOptimizer(_V1.train.Optimizer):
   """`tf.compat.v1.train.SyncReplicasOptimizer` whose chief stops at once, and which nests wrappers.
 
-  Same constructor, variables and numbers as TensorFlow's class. The differences are all in the chief's
-  part: its token protocol ends at once, reports its errors and survives `MonitoredSession`'s recovery
-  from a transient error (see the module docstring; `make_session_run_hook` is TF's hook plus the
-  clean-end close of the token queue), and
+  Same constructor, variables and numbers as TensorFlow's class, and like TF 1.15's a direct subclass of
+  `tf.train.Optimizer` (TensorFlow's methods are borrowed, not inherited). The differences are all in the
+  chief's part: its token protocol ends at once, reports its errors and survives `MonitoredSession`'s
+  recovery from a transient error (see the module docstring; `make_session_run_hook` is TF's hook plus
+  the clean-end close of the token queue), and
   `global_step` advances once per synchronous step whatever the inner optimizer does with it, so
   tf1clip's accumulation and non-finite-skipping wrappers work inside (`global_step` then counts
   synchronous steps, applied or accumulated or skipped).
   """
 
-  def __init__(self, opt, replicas_to_aggregate, total_num_replicas=None, *args, **kwargs):
+  compute_gradients = _TF_SYNC.compute_gradients
+  get_slot = _TF_SYNC.get_slot
+  get_slot_names = _TF_SYNC.get_slot_names
+  variables = _TF_SYNC.variables
+  get_init_tokens_op = _TF_SYNC.get_init_tokens_op
+
+  @_announced_as_tensorflows
+  def __init__(self, opt, replicas_to_aggregate, total_num_replicas=None, variable_averages=None,
+               variables_to_average=None, use_locking=False, name="sync_replicas"):
     # TF 1.15 accepted 0 (every step waited forever) and failed late on -2 / 2.5 with an op's message.
     validation.count(replicas_to_aggregate, "replicas_to_aggregate")
-    if total_num_replicas is not None:
-      validation.count(total_num_replicas, "total_num_replicas")
-    super().__init__(opt, replicas_to_aggregate, total_num_replicas, *args, **kwargs)
+    if total_num_replicas is None:
+      total_num_replicas = replicas_to_aggregate
+    validation.count(total_num_replicas, "total_num_replicas")
+    _V1.train.Optimizer.__init__(self, use_locking, name)
+    _V1.logging.info("SyncReplicasV2: replicas_to_aggregate=%s; total_num_replicas=%s",
+                     replicas_to_aggregate, total_num_replicas)
+    # The state TensorFlow's borrowed methods read, under the names they read it by.
+    self.__dict__.update(
+        _opt=opt, _replicas_to_aggregate=replicas_to_aggregate, _total_num_replicas=total_num_replicas,
+        _tokens_per_step=max(total_num_replicas, replicas_to_aggregate),
+        _variable_averages=variable_averages, _variables_to_average=variables_to_average,
+        _gradients_applied=False, _global_step=None, _sync_token_queue=None, _chief_queue_runner=None,
+        _accumulator_list=[])
 
   def apply_gradients(self, grads_and_vars, global_step=None, name=None):
     inner = self._opt
@@ -228,12 +263,12 @@ class SyncReplicasOptimizer(_V1.train.SyncReplicasOptimizer):
       # The inner wrapper's summaries must not read the aggregated gradients: a summary hook's
       # fetch would take them from the accumulators a second time and wait forever.
       with summaries.reading_state_only():
-        return super().apply_gradients(grads_and_vars, global_step=global_step, name=name)
+        return _TF_SYNC.apply_gradients(self, grads_and_vars, global_step=global_step, name=name)
     finally:
       self._opt = inner
 
   def get_chief_queue_runner(self):
-    runner = super().get_chief_queue_runner()
+    runner = _TF_SYNC.get_chief_queue_runner(self)
     if isinstance(runner, _ChiefQueueRunner):
       return runner
     self._chief_queue_runner = _ChiefQueueRunner(
@@ -242,7 +277,7 @@ class SyncReplicasOptimizer(_V1.train.SyncReplicasOptimizer):
     return self._chief_queue_runner
 
   def make_session_run_hook(self, is_chief, num_tokens=-1):
-    return _SyncReplicasHook(super().make_session_run_hook(is_chief, num_tokens), self, is_chief)
+    return _SyncReplicasHook(_TF_SYNC.make_session_run_hook(self, is_chief, num_tokens), self, is_chief)
 
 
 def clip_aggregated_gradients(optimizer, clip_norm, replicas_to_aggregate, total_num_replicas=None,
