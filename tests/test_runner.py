@@ -224,3 +224,12 @@ def test_the_shutdown_rendezvous_lines_are_dropped_and_real_errors_kept(monkeypa
   assert quiet._kept(lines, {}) == lines[2] + lines[3] + lines[4]  # pylint: disable=protected-access
   monkeypatch.setenv("TF1CLIP_TF_LOG", "1")
   assert quiet._kept(lines, {}) == b"".join(lines)  # pylint: disable=protected-access
+
+
+@pytest.mark.parametrize("method", ["spawn", "forkserver"])
+def test_spawned_workers_get_the_facade(method):
+  # A "spawn" or "forkserver" worker is a new interpreter that re-imports the script: it must get the TF1
+  # API as the parent does (without compat.children: "module 'tensorflow' has no attribute 'placeholder'").
+  code, out, err = tf1clip_run("spawn_workers.py", method)
+  assert code == 0, err
+  assert out.strip() == "%s [4.0, 6.0, 8.0]" % method

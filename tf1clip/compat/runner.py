@@ -23,6 +23,7 @@ import sys
 import traceback
 import types
 
+from tf1clip.compat import children
 from tf1clip.compat import deprecation_notices
 from tf1clip.compat import importer as importer_lib
 from tf1clip.compat import numpy_legacy
@@ -151,6 +152,7 @@ def prepare(legacy_root, main_is_legacy=False):
   # script's own files); scipy.misc.imread & co. as the SciPy 1.1 it imported.
   numpy_legacy.install(importer.is_legacy_code)
   scipy_legacy.install()
+  children.install(legacy_root, main_is_legacy)  # "spawn" / "forkserver" workers get the same facade
   return importer
 
 
