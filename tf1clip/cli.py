@@ -24,7 +24,7 @@ def _build_parser():
 
   run = sub.add_parser(
       "run", help="run a TF1 script unchanged: `tf1clip run script.py [args...]` (or -m module, -c code)",
-      usage="tf1clip run [--verbose] [--record-clipping] script.py [args...] | -m module [args...] | "
+      usage="tf1clip run [--verbose] [--record-clipping] [--tf1-package NAME] script.py [args...] | -m module [args...] | "
       "-c code [args...] | notebook.ipynb",
       description="Runs legacy TF1 code unchanged on current TensorFlow, as python would (same argv, "
       "exit status and tracebacks): `import tensorflow` in the script and the user's modules next to it "
@@ -36,6 +36,9 @@ def _build_parser():
   run.add_argument("--record-clipping", action="store_true",
                    help="the script's tf.clip_by_global_norm also writes the norm, the threshold and whether "
                    "it clipped under tf1clip/ in the summaries merge_all collects (for `tf1clip report`)")
+  run.add_argument("--tf1-package", metavar="NAME", action="append",
+                   help="an installed library that gets the TF1 API as the script does (repeatable; "
+                   "TF1-era libraries are recognised without it: see docs/legacy.md)")
   run.add_argument("script", nargs="?", help="path of the Python script (or notebook) to run")
   run.add_argument("script_args", nargs=argparse.REMAINDER,
                    help="arguments passed to the script as sys.argv[1:]")
@@ -111,6 +114,21 @@ RUN_OPTIONS = {
 }
 
 
+def _tf1_package_option(argv):
+  """(NAME, the rest of argv) of `run --tf1-package NAME ...` / `run --tf1-package=NAME ...`."""
+  option, rest = argv[1], argv[2:]
+  if option.startswith("--tf1-package="):
+    package = option.split("=", 1)[1]
+  elif option == "--tf1-package" and rest:
+    package, rest = rest[0], rest[1:]
+  else:
+    package = ""
+  if not package.strip() or "," in package:
+    _build_parser().error("run: --tf1-package needs one distribution or import name "
+                          "(`tf1clip run --tf1-package tflearn script.py`)")
+  return package.strip(), ["run"] + rest
+
+
 def main(argv=None):
   """Entry point of the `tf1clip` console script; returns the process exit code."""
   if argv is None and sys.argv[1:2] not in (["exec"], ["cluster"]):
@@ -121,8 +139,14 @@ def main(argv=None):
     from tf1clip.compat import quiet
     quiet.install()
   argv = sys.argv[1:] if argv is None else list(argv)
-  while argv[:1] == ["run"] and argv[1:2] and argv[1] in RUN_OPTIONS:
+  while argv[:1] == ["run"] and argv[1:2] and (argv[1] in RUN_OPTIONS or argv[1].startswith("--tf1-package")):
     # Options of `run` itself come before the script; they reach the runner (and its children) as environment.
+    if argv[1].startswith("--tf1-package"):
+      package, argv = _tf1_package_option(argv)
+      from tf1clip.compat import tf1_packages
+      named = [n for n in os.environ.get(tf1_packages.ENV, "").split(",") if n]
+      os.environ[tf1_packages.ENV] = ",".join(named + [package])
+      continue
     name, value = RUN_OPTIONS[argv[1]]
     os.environ[name] = value
     argv = ["run"] + argv[2:]

@@ -8,7 +8,9 @@ module's globals to `__import__`, so the hook knows who is asking without inspec
   "legacy code": `import tensorflow`, `import tensorflow.compat.v1`, `from tensorflow import keras`,
   `import tensorflow.contrib.slim`, `from tensorflow.contrib.layers import xavier_initializer`, ... are
   answered from the TF1 facade (compat.v1) and tf1clip.contrib.
-- Everyone else (TensorFlow itself, tf-keras, any third-party library) goes through the normal import
+- Installed libraries written for TensorFlow 1.x (tflearn 0.3, Sonnet 1, GPflow 1, Keras 2.0-2.3, a package
+  that requires `tensorflow<2`, one named by `--tf1-package`: compat.tf1_packages) are legacy code too.
+- Everyone else (TensorFlow itself, tf-keras, any TF2-era library) goes through the normal import
   and gets the real TensorFlow 2 module. `sys.modules` is never touched, so `sys.modules["tensorflow"]`
   stays the real one and no library can see a `tensorflow.contrib`.
 - `install` also installs tf1clip.shims' import hook: the first `import tf_slim` / `import tensorflow_estimator`
@@ -29,6 +31,7 @@ import site
 import sys
 
 from tf1clip.compat import surface
+from tf1clip.compat import tf1_packages
 
 _FACADE = "tf1clip.compat.v1"
 _INSTALLATION_FOLDERS = ("site-packages", "dist-packages")
@@ -51,6 +54,7 @@ class LegacyImporter:
     # `tf1clip run -c CODE` and notebook cells have no file: their `__main__` is legacy code too.
     self._main_is_legacy = main_is_legacy
     self._is_legacy_file = {}
+    self._tf1_era_dirs = None  # read on first need: compat.tf1_packages
     self._original_import = None
     import tf1clip  # pylint: disable=import-outside-toplevel
     candidates = [sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(tf1clip.__file__)]
@@ -100,8 +104,16 @@ class LegacyImporter:
       if cached:
         below_root = os.path.relpath(path, self._root).split(os.sep)
         cached = not any(part in _INSTALLATION_FOLDERS for part in below_root)
+      if not cached:
+        cached = self._in_tf1_era_library(path)
       self._is_legacy_file[filename] = cached
     return cached
+
+  def _in_tf1_era_library(self, path):
+    """True when `path` is a file of an installed library written for TensorFlow 1.x (compat.tf1_packages)."""
+    if self._tf1_era_dirs is None:
+      self._tf1_era_dirs = tuple(_real_dir(d) for d in tf1_packages.library_dirs())
+    return any(path == d or path.startswith(d + os.sep) for d in self._tf1_era_dirs)
 
   def _import(self, name, globals=None, locals=None, fromlist=(), level=0):  # pylint: disable=redefined-builtin
     if level == 0 and (name == "tensorflow" or name.startswith("tensorflow.")):

@@ -27,6 +27,7 @@ from tf1clip.compat import children
 from tf1clip.compat import deprecation_notices
 from tf1clip.compat import importer as importer_lib
 from tf1clip.compat import numpy_legacy
+from tf1clip.compat import python_legacy
 from tf1clip.compat import quiet
 from tf1clip.compat import scipy_legacy
 from tf1clip.compat import surface
@@ -152,6 +153,7 @@ def prepare(legacy_root, main_is_legacy=False):
   # script's own files); scipy.misc.imread & co. as the SciPy 1.1 it imported.
   numpy_legacy.install(importer.is_legacy_code)
   scipy_legacy.install()
+  python_legacy.install()  # collections.Mapping & co., removed in Python 3.10
   children.install(legacy_root, main_is_legacy)  # "spawn" / "forkserver" workers get the same facade
   return importer
 

@@ -97,13 +97,14 @@ def diagnose():
   """Collects the doctor's findings.
 
   Returns:
-    dict with "packages" [(dist, version or None, what, needed)], "shims" {name: ShimReport or the
+    dict with "packages" [(dist, version or None, what, needed)], "tf1_era" [(dist, version, why)]
+    (compat.tf1_packages: the libraries that get the TF1 facade), "shims" {name: ShimReport or the
     error text}, "keras", "gpus", "internals" (internal_imports()), "broken_internals", and
     "missing" (list of problems that make the runner fail).
   """
   # The runner's setting, before TensorFlow is first imported.
   os.environ.setdefault("TF_USE_LEGACY_KERAS", "1")
-  found = {"packages": [], "shims": {}, "keras": None, "gpus": [], "missing": [], "internals": {},
+  found = {"packages": [], "tf1_era": [], "shims": {}, "keras": None, "gpus": [], "missing": [], "internals": {},
            "broken_internals": []}
   for dist, what, needed in PACKAGES:
     version = _version(dist)
@@ -119,6 +120,8 @@ def diagnose():
     except Exception as e:  # pylint: disable=broad-except  # a broken shim is a finding, not a crash
       found["shims"][name] = "%s: %s" % (type(e).__name__, e)
       found["missing"].append("shim %s could not be applied (%s)" % (name, e))
+  from tf1clip.compat import tf1_packages  # pylint: disable=g-import-not-at-top
+  found["tf1_era"] = [(name, version, reason) for name, version, reason, _ in tf1_packages.tf1_era()]
   found["keras"] = _keras_flavour()
   found["gpus"] = _gpus()
   found["internals"] = internal_imports()
@@ -134,6 +137,11 @@ def main(argv=()):
   print("packages:")
   for dist, version, what, _ in found["packages"]:
     print("  %-24s %-12s %s" % (dist, version or "missing", what))
+  print("TensorFlow of the installed libraries under `tf1clip run`: TF 2.21 for all but")
+  for name, version, reason in found["tf1_era"]:
+    print("  %-24s %-12s TF1 facade: %s" % (name, version, reason))
+  if not found["tf1_era"]:
+    print("  (no TF1-era library is installed; --tf1-package NAME names one)")
   print("shims:")
   for name, report in found["shims"].items():
     if isinstance(report, str):
