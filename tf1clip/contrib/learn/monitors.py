@@ -741,4 +741,4 @@ def replace_monitors_with_hooks(monitors_or_hooks, estimator):
   return hooks
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.monitors")
+__getattr__ = _catalog.module_getattr(__name__)

@@ -577,5 +577,4 @@ class DaskDataFeeder(object):
     return feed_dict_fn
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.io.data_feeder",
-                                              lazy=_catalog.served("tf.contrib.learn.io.data_feeder"))
+__getattr__ = _catalog.module_getattr(__name__)
