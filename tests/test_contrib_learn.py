@@ -171,18 +171,6 @@ def test_vocabulary_processor_with_existing_vocabulary_and_tokenizer():
                                 [[1, 2, 0, 0], [0, 2, 1, 2]])
 
 
-def test_categorical_vocabulary_trim_orders_by_frequency_then_name():
-  vocab = learn.preprocessing.CategoricalVocabulary()
-  for word, count in [("b", 3), ("a", 3), ("c", 5), ("d", 1), ("stop", 9)]:
-    vocab.add(word, count)
-  vocab.trim(min_frequency=1, max_frequency=9)
-  assert [vocab.reverse(i) for i in range(len(vocab))] == ["<UNK>", "c", "a", "b"]
-  assert vocab.get("d") == 0 or vocab.get("d") == 4  # not frozen: d comes back as a new id
-  no_reverse = learn.preprocessing.CategoricalVocabulary(support_reverse=False)
-  with pytest.raises(ValueError, match="support_reverse"):
-    no_reverse.reverse(0)
-
-
 def test_vocabulary_processor_save_restore(tmp_path):
   processor = text.VocabularyProcessor(max_document_length=3)
   processor.fit(["the cat sat", "the dog"])

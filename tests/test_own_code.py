@@ -27,9 +27,6 @@ STILL_OVER = {
     "tf1clip/contrib/tensor_forest/data_ops.py": 56.3,
     "tf1clip/contrib/tensor_forest/stats_ops.py": 54.9,
     "tf1clip/contrib/tensor_forest/model_ops.py": 54.6,
-    "tf1clip/contrib/learn/preprocessing/categorical_vocabulary.py": 48.0,
-    "tf1clip/contrib/learn/io/data_feeder.py": 45.2,
-    "tf1clip/contrib/learn/monitors.py": 40.7,
 }
 
 _LINE = re.compile(r"^\s*(\d+(?:\.\d+)?)%\s+(\d+)/(\d+)\s+(\S+)\s*$")

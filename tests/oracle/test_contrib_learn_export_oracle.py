@@ -5,7 +5,7 @@ saved_model_export_utils' signature defs (method, keys), output alternatives, ex
 collection, BestModelSelector; ExportStrategy's argument passing; the export signature functions (kind and tensor
 names per key: TF 1.15 built session_bundle Signature protos, tf1clip SavedModel SignatureDefs, normalized here);
 graph_actions.train / evaluate / infer / run_n / run_feeds on a one-variable regression (losses, captured values,
-checkpointed step, eval results); the EveryN / BaseMonitor call protocol and its errors; Evaluable / Trainable /
+checkpointed step, eval results; the monitors: tests/contrib/learn/test_monitors_oracle.py); Evaluable / Trainable /
 TaskType; text_datasets' fake DBpedia data, base.shrink_csv and retry; models.bidirectional_rnn and get_rnn_model
 (values with the same weights, variable names); preprocessing.CategoricalProcessor.
 """
@@ -31,9 +31,7 @@ ORACLE_TESTED = tuple(_L + n for n in (
     "utils.export.logistic_regression_signature_fn", "graph_actions.train", "graph_actions.evaluate",
     "graph_actions.infer", "graph_actions.run_n", "graph_actions.run_feeds", "graph_actions.run_feeds_iter",
     "graph_actions.get_summary_writer", "graph_actions.clear_summary_writers", "train", "evaluate", "infer",
-    "run_n", "run_feeds", "monitors.BaseMonitor", "monitors.EveryN", "monitors.CaptureVariable",
-    "monitors.LoggingTrainable", "monitors.GraphDump", "monitors.get_default_monitors", "monitors.ExportMonitor",
-    "Evaluable", "Trainable", "TaskType", "datasets.text_datasets.load_dbpedia", "datasets.base.shrink_csv",
+    "run_n", "run_feeds", "Evaluable", "Trainable", "TaskType", "datasets.text_datasets.load_dbpedia", "datasets.base.shrink_csv",
     "datasets.base.retry", "models.bidirectional_rnn", "models.get_rnn_model", "preprocessing.CategoricalProcessor",
     "preprocessing.categorical.CategoricalProcessor"))
 
@@ -192,42 +190,6 @@ report_errors("run_feeds_errors", (("no_output", lambda: L.run_feeds({}, [{x: 1.
                                    ("no_feeds", lambda: L.run_feeds({"y": y}, []))))
 report("summary_writer", [L.graph_actions.get_summary_writer(out) is L.graph_actions.get_summary_writer(out),
                           L.graph_actions.clear_summary_writers()])
-
-# the monitor protocol
-class Recorder(L.monitors.EveryN):
-    def __init__(self):
-        super(Recorder, self).__init__(every_n_steps=3, first_n_steps=2)
-        self.log = []
-    def every_n_step_begin(self, step):
-        self.log.append(["begin", step]); return []
-    def every_n_step_end(self, step, outputs):
-        self.log.append(["end", step]); return step == 9
-    def every_n_post_step(self, step, session):
-        self.log.append(["post", step])
-rec = Recorder()
-rec.begin(max_steps=10)
-stops = []
-for s in range(1, 11):
-    rec.step_begin(s)
-    stops.append(rec.step_end(s, {}))
-    rec.post_step(s, None)
-rec.end()
-report("every_n", [rec.log, stops])
-base = L.monitors.BaseMonitor()
-base.begin()
-report_errors("monitor_errors", (
-    ("begin_twice", lambda: base.begin()), ("bad_step", lambda: base.step_begin(-1)),
-    ("step_end_mismatch", lambda: base.step_end(5, {})), ("epoch_negative", lambda: base.epoch_begin(-1)),
-    ("no_estimator", lambda: base.set_estimator(None))))
-base.end()
-report_errors("monitor_end_twice", (("end", lambda: base.end()),))
-report("default_monitors", [len(L.monitors.get_default_monitors()),
-                            len(L.monitors.get_default_monitors(loss_op=loss, summary_op=tf.constant(""),
-                                                                output_dir=tmp))])
-em = L.monitors.ExportMonitor(every_n_steps=5, export_dir="exports", exports_to_keep=2)
-report("export_monitor", [em.export_dir, em.exports_to_keep, em.signature_fn, em.last_export_dir,
-                          L.monitors.GraphDump().data, L.monitors.GraphDump.IGNORE_OPS,
-                          base.run_on_all_workers])
 
 # interfaces and TaskType
 report("interfaces", [isinstance(L.Estimator(model_fn=lambda features, labels: None), L.Evaluable),

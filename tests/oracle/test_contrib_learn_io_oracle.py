@@ -1,7 +1,7 @@
 """tf.contrib.learn.io against TF 1.15: the queue readers (batches in order with one thread and randomize_input=False,
 keys, sparse features, the shared file-name queue, output / queue-runner / summary names, argument errors),
-numpy_input_fn / generator_input_fn batches, the data feeders' placeholders and feed dicts (one-hot labels,
-RandomState(42) order across epochs, streaming), and the pandas / dask functions without those libraries."""
+numpy_input_fn / generator_input_fn batches, and the pandas / dask functions without those libraries (the data
+feeders: tests/contrib/learn/test_data_feeder_oracle.py)."""
 
 from harness import assert_same, requires_tf115, run_both
 
@@ -13,17 +13,14 @@ _EXTRACT = ("extract_dask_data", "extract_dask_labels", "extract_pandas_data", "
             "extract_pandas_matrix")
 ORACLE_TESTED = (
     ("tf.contrib.learn.io",) + tuple(_IO + m for m in (
-        "dask_io", "data_feeder", "generator_io", "graph_io", "numpy_io", "pandas_io"))
+        "dask_io", "generator_io", "graph_io", "numpy_io", "pandas_io"))
     + (_IO + "numpy_input_fn", _IO + "numpy_io.numpy_input_fn", _IO + "pandas_input_fn",
      _IO + "pandas_io.pandas_input_fn", _IO + "generator_input_fn", _IO + "generator_io.generator_input_fn")
     + tuple(_IO + n for n in _GRAPH_IO) + tuple(_IO + "graph_io." + n for n in _GRAPH_IO)
     + tuple("tf.contrib.learn." + n for n in _GRAPH_IO if n != "queue_parsed_features")
     + tuple(_IO + n for n in _EXTRACT) + tuple("tf.contrib.learn." + n for n in _EXTRACT)
     + tuple(_IO + "pandas_io." + n for n in _EXTRACT if "pandas" in n)
-    + tuple(_IO + "dask_io." + n for n in _EXTRACT if "dask" in n)
-    + tuple(_IO + "data_feeder." + n for n in (
-        "DataFeeder", "StreamingDataFeeder", "DaskDataFeeder", "check_array", "setup_train_data_feeder",
-        "setup_predict_data_feeder", "setup_processor_data_feeder")))
+    + tuple(_IO + "dask_io." + n for n in _EXTRACT if "dask" in n))
 
 SNIPPET = r'''
 import os
@@ -171,46 +168,6 @@ report_errors("without_pandas_dask", [(m + "." + n, (lambda fn: lambda: fn(ARR))
     ("io.dask_io", "extract_dask_labels")]])
 report("flags", [io.HAS_PANDAS, io.HAS_DASK])
 
-# data feeders (no TensorFlow session: placeholders and feed dicts)
-D = io.data_feeder
-with tf.Graph().as_default():
-    xs = np.arange(12, dtype=np.float32).reshape(6, 2)
-    ys = np.array([0, 1, 2, 1, 0, 2])
-    feeder = D.DataFeeder(xs, ys, n_classes=3, batch_size=4)
-    inp, out = feeder.input_builder()
-    epoch = feeder.make_epoch_variable()
-    fn = feeder.get_feed_dict_fn()
-    batches = [fn() for _ in range(4)]
-    report("data_feeder", {"names": [inp.name, out.name, epoch.name], "shapes": [str(inp.shape), str(out.shape)],
-                           "dtypes": [inp.dtype.name, out.dtype.name], "params": feeder.get_feed_params(),
-                           "io_shapes": [feeder.input_shape, feeder.output_shape], "batches": batches})
-    limited = D.DataFeeder({"p": xs, "q": np.arange(6)}, {"y": ys.astype(np.float64)}, None, batch_size=5,
-                           shuffle=False, epochs=1)
-    inp, out = limited.input_builder()
-    fn = limited.get_feed_dict_fn()
-    report("dict_feeder", {"names": [sorted(v.name for v in inp.values()), sorted(v.name for v in out.values())],
-                           "dtypes": [str(limited.input_dtype["q"]), str(limited.output_dtype["y"])],
-                           "batches": [fn(), fn()]})
-    report_errors("feeder_epoch_end", [("third", fn)])
-    stream = D.StreamingDataFeeder(iter([np.array([i, i]) for i in range(5)]),
-                                   iter([np.array(i % 3) for i in range(5)]), 3, 2)
-    stream.input_builder()
-    fn = stream.get_feed_dict_fn()
-    report("streaming_feeder", {"batches": [fn(), fn(), fn()], "params": stream.get_feed_params(),
-                                "out": [stream.output_shape, str(np.dtype(stream.output_dtype))]})
-    report_errors("streaming_end", [("fourth", fn)])
-    report("setup", [type(D.setup_train_data_feeder(xs, ys, 3, 2)).__name__,
-                     type(D.setup_train_data_feeder(iter(xs), iter(ys), None, 2)).__name__,
-                     D.setup_predict_data_feeder(np.arange(5.0), batch_size=2),
-                     D.setup_predict_data_feeder(xs), list(D.setup_predict_data_feeder(iter(xs), batch_size=4)),
-                     D.setup_processor_data_feeder([1, 2]), D.check_array([1, 2], np.float32),
-                     str(D.check_array(np.arange(2), np.float32).dtype), D.check_array("s", np.float32)])
-    report_errors("feeder_errors", [
-        ("mixed_iterables", lambda: D.setup_train_data_feeder(iter(xs), ys, 3)),
-        ("batch_size", lambda: D.DataFeeder(xs, ys, 3, batch_size=0)),
-        ("predict_batch_size", lambda: D.setup_predict_data_feeder(xs, batch_size=-1)),
-        ("dask_dict", lambda: D.DaskDataFeeder({"a": xs}, ys, 3, 2)),
-        ("dask_missing", lambda: D.DaskDataFeeder(xs, ys, 3, 2))])
 finish()
 '''
 

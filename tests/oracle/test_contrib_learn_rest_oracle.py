@@ -1,6 +1,6 @@
 """tf.contrib.learn's remaining names against TF 1.15: datasets.base and datasets.mnist on small local files,
-text_datasets' DBpedia unpacking, the monitors, BaseEstimator, export_estimator, make_parsing_export_strategy,
-infer_real_valued_columns_from_input_fn and learn_runner.
+text_datasets' DBpedia unpacking, BaseEstimator, export_estimator, make_parsing_export_strategy,
+infer_real_valued_columns_from_input_fn and learn_runner (the monitors: tests/contrib/learn/test_monitors_oracle.py).
 
 Compared: the Dataset / Datasets tuples; load_csv_with_header / load_csv_without_header (values, dtypes, target
 column, a header with too few rows, a missing file: a tf.errors.NotFoundError on both sides); maybe_download of a
@@ -8,11 +8,7 @@ present file and of a file:// URL (copied, its folder made), urlretrieve_with_re
 either side); maybe_download_dbpedia unpacking a local archive and keeping present CSVs; MNIST idx gzip files
 written here: extract_images / extract_labels (one-hot too), dense_to_one_hot, DataSet (scaling, reshape, uint8,
 seeded shuffles across an epoch, fake data), read_data_sets / load_mnist and their errors;
-infer_real_valued_columns_from_input_fn (names, dtypes, the parsing spec); StopAtStep, PrintTensor (its log
-lines), SummarySaver (the steps it writes), StepCounter, CheckpointSaver (checkpoints and session logs), NanLoss
-(raising NanLossDuringTrainingError or only stopping) run by RunHookAdapterForMonitors, and their class tree and
-errors; fit with StopAtStep and a ValidationMonitor (best step, value, metrics); replace_monitors_with_hooks;
-BaseEstimator (abstract, the classes under it, a subclass of TF 1.15's protocol trained, evaluated, predicting);
+infer_real_valued_columns_from_input_fn (names, dtypes, the parsing spec); BaseEstimator (abstract, the classes under it, a subclass of TF 1.15's protocol trained, evaluated, predicting);
 export_estimator's export folder; make_parsing_export_strategy's SavedModel (signature keys, inputs, outputs, a
 prediction from a serialized tf.Example); learn_runner.run's "train" schedule.
 """
@@ -21,15 +17,12 @@ from harness import assert_same, requires_tf115, run_both
 
 _L = "tf.contrib.learn."
 ORACLE_TESTED = tuple(_L + n for n in (
-    "BaseEstimator", "NanLossDuringTrainingError", "datasets.base.Dataset", "datasets.base.Datasets",
+    "BaseEstimator", "datasets.base.Dataset", "datasets.base.Datasets",
     "datasets.base.load_csv_with_header", "datasets.base.load_csv_without_header", "datasets.base.maybe_download",
     "datasets.base.urlretrieve_with_retry", "datasets.mnist", "datasets.mnist.DataSet",
     "datasets.mnist.dense_to_one_hot", "datasets.mnist.extract_images", "datasets.mnist.extract_labels",
     "datasets.mnist.load_mnist", "datasets.mnist.read_data_sets", "datasets.text_datasets.maybe_download_dbpedia",
-    "infer_real_valued_columns_from_input_fn", "learn_runner", "monitors.CheckpointSaver", "monitors.NanLoss",
-    "monitors.NanLossDuringTrainingError", "monitors.PrintTensor", "monitors.RunHookAdapterForMonitors",
-    "monitors.StepCounter", "monitors.StopAtStep", "monitors.SummarySaver", "monitors.ValidationMonitor",
-    "monitors.replace_monitors_with_hooks", "utils.export.export_estimator", "utils.export_estimator",
+    "infer_real_valued_columns_from_input_fn", "learn_runner", "utils.export.export_estimator", "utils.export_estimator",
     "utils.saved_model_export_utils.make_parsing_export_strategy"))
 
 SNIPPET = r'''
@@ -43,7 +36,6 @@ import numpy as np
 import tensorflow as tf
 learn = tf.contrib.learn
 base, mnist = learn.datasets.base, learn.datasets.mnist
-M = learn.monitors
 root = os.path.abspath("learn_rest")
 os.makedirs(root)
 
@@ -170,82 +162,6 @@ report("inferred_single", [[[c.name, c.dtype.name] for c in single], spec(single
 report_errors("infer_errors", [("string", lambda: learn.infer_real_valued_columns_from_input_fn(
     lambda: ({"s": tf.constant(["a"])}, None)))])
 
-# -- the monitors, run by RunHookAdapterForMonitors in a MonitoredSession ------------------------------------
-records = []
-class Capture(logging.Handler):
-    def emit(self, record):
-        message = record.getMessage()
-        if message.startswith("Step "):
-            records.append(message)
-tf_logger = logging.getLogger("tensorflow")
-capture_handler = Capture()
-tf_logger.addHandler(capture_handler)
-tf.logging.set_verbosity(tf.logging.INFO)
-
-def events(folder):
-    found = []
-    for name in sorted(os.listdir(folder)):
-        if "tfevents" in name:
-            for event in tf.train.summary_iterator(os.path.join(folder, name)):
-                if event.HasField("summary"):
-                    found.append([int(event.step), [v.tag for v in event.summary.value]])
-                elif event.HasField("session_log"):
-                    found.append([int(event.step), "session_log", event.session_log.status])
-    return found
-
-with tf.Graph().as_default():
-    gs = tf.train.create_global_step()
-    x = tf.placeholder(tf.float32, [])
-    loss = tf.identity(x * 2.0, name="loss")
-    step_op = tf.assign_add(gs, 1)
-    summary = tf.summary.scalar("loss_summary", loss)
-    monitors = [M.NanLoss(loss, every_n_steps=1), M.PrintTensor({"twice": "loss:0"}, every_n=2, first_n=1),
-                M.StopAtStep(num_steps=4), M.SummarySaver(summary, save_steps=2, output_dir=os.path.join(root, "ss")),
-                M.StepCounter(every_n_steps=1, output_dir=os.path.join(root, "sc")),
-                M.CheckpointSaver(os.path.join(root, "ckpt"), save_steps=2, saver=tf.train.Saver())]
-    adapter = M.RunHookAdapterForMonitors(monitors)
-    ran = []
-    with tf.train.SingularMonitoredSession(hooks=[adapter]) as sess:
-        while not sess.should_stop():
-            ran.append(sess.run(step_op, feed_dict={x: float(len(ran) + 1)}))
-    tf.summary.FileWriterCache.clear()
-    report("adapter_steps", ran)
-    report("print_tensor", records)
-    report("summary_saver_events", events(os.path.join(root, "ss")))
-    report("step_counter_events", [[step, tags] for step, tags in events(os.path.join(root, "sc"))])
-    state = tf.train.get_checkpoint_state(os.path.join(root, "ckpt"))
-    report("checkpoint_saver", [os.path.basename(p) for p in state.all_model_checkpoint_paths])
-    report("checkpoint_saver_events", events(os.path.join(root, "ckpt")))
-    # NaN: the monitor raises (or only stops), at the step it checks
-    for fail in (True, False):
-        seen = []
-        try:
-            with tf.train.SingularMonitoredSession(
-                    hooks=[M.RunHookAdapterForMonitors([M.NanLoss("loss:0", every_n_steps=2, fail_on_nan_loss=fail)])]) as sess:
-                while not sess.should_stop() and len(seen) < 6:
-                    seen.append(sess.run(step_op, feed_dict={x: float("nan") if len(seen) >= 1 else 1.0}))
-            report("nan_loss_%s" % fail, seen)
-        except Exception as e:
-            report("nan_loss_%s" % fail, [seen, type(e).__name__, str(e),
-                                          isinstance(e, learn.NanLossDuringTrainingError),
-                                          learn.NanLossDuringTrainingError is M.NanLossDuringTrainingError])
-    with tf.train.SingularMonitoredSession(hooks=[M.RunHookAdapterForMonitors([M.StopAtStep(last_step=13)])]) as sess:
-        last = []
-        while not sess.should_stop():
-            last.append(sess.run(step_op, feed_dict={x: 1.0}))
-    report("stop_at_last_step", last)
-tf_logger.removeHandler(capture_handler)
-tf.logging.set_verbosity(tf.logging.ERROR)
-report("monitor_classes", [[issubclass(getattr(M, n), M.BaseMonitor), issubclass(getattr(M, n), M.EveryN)]
-                           for n in ("StopAtStep", "PrintTensor", "SummarySaver", "CheckpointSaver", "StepCounter",
-                                     "NanLoss")])
-report("monitor_props", [M.StopAtStep(1).run_on_all_workers, M.NanLoss(None).run_on_all_workers])
-report_errors("monitor_errors", [
-    ("stop_neither", lambda: M.StopAtStep()), ("stop_both", lambda: M.StopAtStep(1, 2)),
-    ("checkpoint_neither", lambda: M.CheckpointSaver(root)), ("checkpoint_both", lambda: M.CheckpointSaver(root, 1, 1)),
-    ("validation_no_input", lambda: M.ValidationMonitor()),
-])
-
 root = os.path.abspath("learn_est")  # -- estimators ----------------------------------------
 xs = np.array([[1.0, 2.0], [0.5, -1.0], [-1.5, 0.25], [2.0, 1.0]], np.float32)
 ys = np.array([1.0, 0.0, -1.0, 2.0], np.float32)
@@ -271,17 +187,7 @@ report("base_estimator", [isinstance(est, learn.BaseEstimator), issubclass(learn
 report_errors("base_estimator_errors", [
     ("model_dir_mismatch", lambda: learn.Estimator(model_fn=model_fn, model_dir=os.path.join(root, "a"),
                                                    config=learn.RunConfig(model_dir=os.path.join(root, "b"))))])
-# monitors through fit: StopAtStep and a ValidationMonitor evaluating every step's new checkpoint
-validation = M.ValidationMonitor(input_fn=input_fn, eval_steps=1, every_n_steps=1, early_stopping_rounds=2,
-                                 check_interval_secs=0)
-est.fit(input_fn=input_fn, monitors=[M.StopAtStep(num_steps=3), validation])
-report("fit_stopped", est.get_variable_value("global_step"))
-report("validation", [validation.best_step, validation.best_value, validation.early_stopped,
-                      sorted(validation.best_metrics) if validation.best_metrics else None])
-hooks = M.replace_monitors_with_hooks([M.StopAtStep(last_step=5), tf.train.StopAtStepHook(last_step=5),
-                                       M.NanLoss("loss:0")], est)
-report("replaced", [type(h).__name__ for h in hooks])
-report("replaced_none", M.replace_monitors_with_hooks(None, est))
+est.fit(input_fn=input_fn, steps=3)  # the checkpoint exported below
 # export_estimator: the export directory of the latest checkpoint's step
 def serving_input_fn(estimator, examples):   # the deprecated input_fn: parses the serialized examples
     return tf.parse_example(examples, {"x": tf.FixedLenFeature([2], tf.float32)})
@@ -348,6 +254,5 @@ report_errors("abstract", [("base", lambda: learn.BaseEstimator()), ("half", lam
 def test_learn_rest_matches_tf115():
   tf115, ours = run_both(SNIPPET)
   assert tf115["csv_errors"] == ["IndexError", "NotFoundError", "NotFoundError"]
-  assert tf115["print_tensor"] == ["Step 1: twice = 2.0", "Step 3: twice = 6.0"]
   assert tf115["base_estimator_errors"]["model_dir_mismatch"] == "ValueError"
   assert_same(tf115, ours, rtol=1e-5, atol=1e-6)

@@ -24,7 +24,6 @@ ORACLE_TESTED = tuple("tf.contrib.image." + n for n in (
                     "streaming_recall", "streaming_mean_iou", "f1_score")) + (
                         "tf.contrib.training.HParams",
                         "tf.contrib.learn.preprocessing.VocabularyProcessor",
-                        "tf.contrib.learn.preprocessing.CategoricalVocabulary",
                         "tf.contrib.learn.preprocessing.tokenizer",
                         "tf.contrib.learn.preprocessing.ByteProcessor")
 
@@ -151,11 +150,6 @@ report("vocab_reverse", list(vp.reverse([[1, 2, 3, 0]])))
 report("tokenizer", list(pre.tokenizer(["Hello, world! it's 3.5 o'clock"])))
 bp = pre.ByteProcessor(8)
 report("byte_processor", np.array(list(bp.transform(["abc", "é!"]))))
-cv = pre.CategoricalVocabulary()
-for w in ["x", "y", "x", "z"]:
-    cv.add(w)
-cv.trim(2)
-report("categorical", [cv.get(w) for w in ["x", "y", "z", "unseen"]])
 with tf.Session() as sess:
     sess.run([tf.global_variables_initializer(), tf.local_variables_initializer()])
     for k, v in sorted(sess.run(fetches).items()):

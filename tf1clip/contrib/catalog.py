@@ -89,110 +89,6 @@ def _serve(module, source, names):
     SERVED["tf.contrib.%s.%s" % (module, name)] = "%s:%s" % (package, (prefix + "." + name).lstrip("."))
 
 
-# contrib.learn's estimator API on tf.estimator (contrib.learn.estimator / canned / experiment /
-# run_config / monitors) and the first feature-column API on tf.feature_column.
-_serve("learn", "tf1clip.contrib.learn.estimator:", """
-    BaseEstimator Estimator SKCompat ModelFnOps MetricSpec InputFnOps NotFittedError
-    infer_real_valued_columns_from_input infer_real_valued_columns_from_input_fn""")
-# contrib.learn's skflow-era graph helpers and regression model functions (TF 1.15's code).
-_serve("learn", "tf1clip.contrib.learn:", "ops models")
-_serve("learn.ops", "tf1clip.contrib.learn.ops:", """
-    embeddings_ops losses_ops seq2seq_ops categorical_variable embedding_lookup mean_squared_error_regressor
-    softmax_classifier rnn_decoder rnn_seq2seq seq2seq_inputs sequence_classifier""")
-_serve("learn.models", "tf1clip.contrib.learn.models:", """
-    linear_regression linear_regression_zero_init logistic_regression logistic_regression_zero_init""")
-_serve("learn", "tf1clip.contrib.learn.canned:", """
-    DNNClassifier DNNRegressor LinearClassifier LinearRegressor DNNLinearCombinedClassifier
-    DNNLinearCombinedRegressor""")
-_serve("learn", "tf1clip.contrib.learn.experiment:", "Experiment")
-_serve("learn", "tf1clip.contrib.learn.run_config:", "RunConfig")
-_serve("learn", "tf1clip.contrib.learn.monitors:", "NanLossDuringTrainingError")
-SERVED["tf.contrib.learn.monitors"] = "tf1clip.contrib.learn.monitors:"
-_serve("learn.monitors", "tf1clip.contrib.learn.monitors:", """
-    StopAtStep CheckpointSaver StepCounter SummarySaver NanLoss PrintTensor ValidationMonitor
-    NanLossDuringTrainingError replace_monitors_with_hooks""")
-SERVED["tf.contrib.learn.learn_runner"] = "tf1clip.contrib.learn.learn_runner:"
-_serve("learn.learn_runner", "tf1clip.contrib.learn.learn_runner:", "run tune")
-# contrib.learn.io: TF 1.15's queue readers, input_fns and data feeders (tf1clip.contrib.learn.io, one module each)
-_serve("learn", "tf1clip.contrib.learn:", "io")
-_serve("learn", "tf1clip.contrib.learn.io:", """
-    read_batch_examples read_batch_features read_batch_record_features read_keyed_batch_examples
-    read_keyed_batch_examples_shared_queue read_keyed_batch_features read_keyed_batch_features_shared_queue
-    extract_dask_data extract_dask_labels extract_pandas_data extract_pandas_labels extract_pandas_matrix""")
-_serve("learn.io", "tf1clip.contrib.learn.io:", """
-    dask_io data_feeder generator_io graph_io numpy_io pandas_io queue_parsed_features read_batch_examples
-    read_batch_features read_batch_record_features read_keyed_batch_examples read_keyed_batch_examples_shared_queue
-    read_keyed_batch_features read_keyed_batch_features_shared_queue numpy_input_fn pandas_input_fn
-    generator_input_fn extract_dask_data extract_dask_labels extract_pandas_data extract_pandas_labels
-    extract_pandas_matrix""")
-_serve("learn.io.graph_io", "tf1clip.contrib.learn.io.graph_io:", """
-    queue_parsed_features read_batch_examples read_batch_features read_batch_record_features
-    read_keyed_batch_examples read_keyed_batch_examples_shared_queue read_keyed_batch_features
-    read_keyed_batch_features_shared_queue""")
-_serve("learn.io.numpy_io", "tf1clip.contrib.learn.io.numpy_io:", "numpy_input_fn")
-_serve("learn.io.pandas_io", "tf1clip.contrib.learn.io.pandas_io:",
-       "pandas_input_fn extract_pandas_data extract_pandas_labels extract_pandas_matrix")
-_serve("learn.io.generator_io", "tf1clip.contrib.learn.io.generator_io:", "generator_input_fn")
-_serve("learn.io.dask_io", "tf1clip.contrib.learn.io.dask_io:", "extract_dask_data extract_dask_labels")
-_serve("learn.io.data_feeder", "tf1clip.contrib.learn.io.data_feeder:", """
-    DataFeeder StreamingDataFeeder DaskDataFeeder check_array setup_train_data_feeder setup_predict_data_feeder
-    setup_processor_data_feeder""")
-# contrib.learn's heads (TF 1.15's head.py, ported) and the head-based estimators on contrib.learn.Estimator.
-SERVED["tf.contrib.learn.head"] = "tf1clip.contrib.learn.head:"
-_serve("learn.head", "tf1clip.contrib.learn.head:", """
-    Head regression_head poisson_regression_head multi_class_head binary_svm_head multi_label_head
-    loss_only_head multi_head no_op_train_fn""")
-_serve("learn", "tf1clip.contrib.learn.head:", """
-    Head regression_head poisson_regression_head multi_class_head binary_svm_head multi_label_head
-    multi_head no_op_train_fn""")
-_serve("learn", "tf1clip.contrib.learn.constants:", "ProblemType")
-_serve("learn", "tf1clip.contrib.learn.prediction_key:", "PredictionKey")
-_serve("learn", "tf1clip.contrib.learn.head_estimators:",
-       "DNNEstimator LinearEstimator DNNLinearCombinedEstimator")
-_serve("learn", "tf1clip.contrib.learn.logistic_regressor:", "LogisticRegressor")
-_serve("learn", "tf1clip.contrib.learn.kmeans:", "KMeansClustering")
-# contrib.learn's export utilities, graph_actions, the monitor protocol and the smaller leftovers (TF 1.15's code).
-SERVED["tf.contrib.learn.utils"] = "tf1clip.contrib.learn.utils:"
-_serve("learn.utils", "tf1clip.contrib.learn.utils:", """
-    export gc input_fn_utils saved_model_export_utils InputFnOps build_default_serving_input_fn
-    build_parsing_serving_input_fn export_estimator make_export_strategy""")
-_serve("learn.utils.export", "tf1clip.contrib.learn.utils.export:", """
-    classification_signature_fn classification_signature_fn_with_prob export_estimator generic_signature_fn
-    logistic_regression_signature_fn regression_signature_fn""")
-SERVED.update({"tf.contrib.learn.utils.gc." + name: "tensorflow_estimator.python.estimator.gc:" + private
-               for name, private in [(n, n if n == "Path" else "_" + n) for n in """Path get_paths
-                   largest_export_versions mod_export_version negation one_of_every_n_export_versions
-                   union""".split()]})
-_serve("learn.utils.input_fn_utils", "tf1clip.contrib.learn.utils.input_fn_utils:",
-       "InputFnOps build_default_serving_input_fn build_parsing_serving_input_fn")
-_serve("learn.utils.saved_model_export_utils", "tf1clip.contrib.learn.utils.saved_model_export_utils:", """
-    BestModelSelector build_all_signature_defs build_standardized_signature_def extend_export_strategy
-    garbage_collect_exports get_input_alternatives get_most_recent_export get_output_alternatives
-    get_temp_export_dir get_timestamped_export_dir make_best_model_export_strategy make_export_strategy
-    make_parsing_export_strategy""")
-_serve("learn", "tf1clip.contrib.learn.utils:", "make_export_strategy build_parsing_serving_input_fn")
-_serve("learn", "tf1clip.contrib.learn.export_strategy:", "ExportStrategy")
-SERVED["tf.contrib.learn.graph_actions"] = "tf1clip.contrib.learn.graph_actions:"
-_serve("learn.graph_actions", "tf1clip.contrib.learn.graph_actions:", """
-    clear_summary_writers evaluate get_summary_writer infer run_feeds run_feeds_iter run_n train""")
-_serve("learn", "tf1clip.contrib.learn.graph_actions:", "evaluate infer run_feeds run_n train")
-_serve("learn", "tf1clip.contrib.learn.evaluable:", "Evaluable")
-_serve("learn", "tf1clip.contrib.learn.trainable:", "Trainable")
-_serve("learn", "tensorflow_estimator.python.estimator.run_config:", "TaskType")
-_serve("learn.monitors", "tf1clip.contrib.learn.monitors:", """
-    BaseMonitor EveryN CaptureVariable GraphDump LoggingTrainable ExportMonitor RunHookAdapterForMonitors
-    get_default_monitors""")
-_serve("learn.datasets", "tf1clip.contrib.learn.datasets:", "text_datasets")
-_serve("learn.datasets.text_datasets", "tf1clip.contrib.learn.datasets.text_datasets:",
-       "load_dbpedia maybe_download_dbpedia")
-_serve("learn.datasets.base", "tf1clip.contrib.learn.datasets.base:", "retry shrink_csv urlretrieve_with_retry")
-_serve("learn.models", "tf1clip.contrib.learn.models:", "bidirectional_rnn get_rnn_model")
-_serve("learn.preprocessing", "tf1clip.contrib.learn.preprocessing:", "CategoricalProcessor categorical")
-_serve("learn.preprocessing.categorical", "tf1clip.contrib.learn.preprocessing.categorical:",
-       "CategoricalProcessor")
-_serve("learn", "tf1clip.contrib.learn.svm:", "SVM")
-# contrib.learn.DynamicRnnEstimator: TF 1.15's model_fn (dynamic_rnn + fully_connected + optimize_loss) ported.
-_serve("learn", "tf1clip.contrib.learn.dynamic_rnn_estimator:", "DynamicRnnEstimator")
 # contrib.timeseries: tensorflow-estimator 2.15's trimmed copy of TF 1.15's library where it kept the object (feature
 # keys, the one-shot head), TF 1.15's code for what it dropped or broke (ARModel, ARRegressor, the state space models
 # of StructuralEnsembleRegressor, the readers and input_fns, saved_model_utils: the library's lost its numpy import);
@@ -250,8 +146,6 @@ PROVIDED_SUBMODULES = frozenset(
     entry for entry in os.listdir(os.path.dirname(os.path.abspath(__file__)))
     if os.path.isfile(os.path.join(os.path.dirname(os.path.abspath(__file__)), entry, "__init__.py")))
 
-_NO_LEARN = ("tf.contrib.learn went with TF 2.0: use tf.estimator (provided by tf1clip via "
-             "tensorflow-estimator 2.15) or tf.Session / tf.train.MonitoredTrainingSession")
 _ADDONS = "tensorflow-addons (archived in 2024, no release for TensorFlow 2.16+)"
 _SEQ2SEQ_V2 = ("the TF1 graph-mode class %s (provided; TF 1.15's Keras-layer V2 variants are not "
                "ported)")
@@ -259,7 +153,7 @@ _SEQ2SEQ_V2 = ("the TF1 graph-mode class %s (provided; TF 1.15's Keras-layer V2 
 # Dotted name or prefix -> what to use instead. `explain` uses the longest matching prefix.
 UNSUPPORTED = {
     # contrib modules TF 1.15 had that tf1clip does not serve (no package here to declare it): the successor, or why
-    # there is none. (contrib.learn's advice moves into its package with the rewrite of its modules.)
+    # there is none.
     "tf.contrib.ffmpeg": ("tf.audio.decode_wav / encode_wav, or tensorflow-io's audio "
         "ops (the FFmpeg ops were removed)"),
     "tf.contrib.remote_fused_graph": ("no successor: remote fused-graph execution (Hexagon DSP) "
@@ -273,10 +167,6 @@ UNSUPPORTED = {
     "tf.contrib.cloud": "tf.io.gfile with gs:// paths",
     "tf.contrib.decision_trees": "TensorFlow Decision Forests (tensorflow-decision-forests)",
     "tf.contrib.gan": "TF-GAN (the tensorflow-gan package)",
-    "tf.contrib.learn": ("tf.estimator (served from tensorflow-estimator 2.15); tf1clip serves "
-                         "contrib.learn's Estimator / SKCompat / canned DNN and linear estimators / "
-                         "Experiment / learn_runner / RunConfig / monitors, io, heads, graph_actions and "
-                         "export utilities on it; what is left went with TF 2.0"),
     "tf.contrib.nccl": "tf.distribute.NcclAllReduce",
     "tf.contrib.text": "tensorflow-text",
 }

@@ -29,8 +29,8 @@ ContribNotProvidedError naming what to use instead.
 from tf1clip.contrib import catalog as _catalog
 from tf1clip.contrib.learn import datasets
 from tf1clip.contrib.learn import preprocessing
-# The submodules the lazily served names live in, imported here (cheap: TensorFlow is imported inside
-# their functions) so that `from tf1clip.contrib.learn import X` never reaches the missing-name hook.
+# The names this package serves, declared here (catalog.collect reads them): its submodules, and below the names
+# TF 1.15 re-exported from them. Only RunConfig and TaskType wait for their first use (see __getattr__).
 from tf1clip.contrib.learn import canned  # noqa: F401
 from tf1clip.contrib.learn import dynamic_rnn_estimator  # noqa: F401
 from tf1clip.contrib.learn import estimator  # noqa: F401
@@ -53,5 +53,73 @@ from tf1clip.contrib.learn import trainable  # noqa: F401
 from tf1clip.contrib.learn import utils  # noqa: F401
 from tf1clip.contrib.learn.estimator import ModeKeys
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn",
-                                              lazy=_catalog.served("tf.contrib.learn"))
+from tf1clip.contrib.learn.canned import DNNClassifier
+from tf1clip.contrib.learn.canned import DNNLinearCombinedClassifier
+from tf1clip.contrib.learn.canned import DNNLinearCombinedRegressor
+from tf1clip.contrib.learn.canned import DNNRegressor
+from tf1clip.contrib.learn.canned import LinearClassifier
+from tf1clip.contrib.learn.canned import LinearRegressor
+from tf1clip.contrib.learn.constants import ProblemType
+from tf1clip.contrib.learn.dynamic_rnn_estimator import DynamicRnnEstimator
+from tf1clip.contrib.learn.estimator import BaseEstimator
+from tf1clip.contrib.learn.estimator import Estimator
+from tf1clip.contrib.learn.estimator import InputFnOps
+from tf1clip.contrib.learn.estimator import MetricSpec
+from tf1clip.contrib.learn.estimator import ModelFnOps
+from tf1clip.contrib.learn.estimator import NotFittedError
+from tf1clip.contrib.learn.estimator import SKCompat
+from tf1clip.contrib.learn.estimator import infer_real_valued_columns_from_input
+from tf1clip.contrib.learn.estimator import infer_real_valued_columns_from_input_fn
+from tf1clip.contrib.learn.evaluable import Evaluable
+from tf1clip.contrib.learn.experiment import Experiment
+from tf1clip.contrib.learn.export_strategy import ExportStrategy
+from tf1clip.contrib.learn.graph_actions import evaluate
+from tf1clip.contrib.learn.graph_actions import infer
+from tf1clip.contrib.learn.graph_actions import run_feeds
+from tf1clip.contrib.learn.graph_actions import run_n
+from tf1clip.contrib.learn.graph_actions import train
+from tf1clip.contrib.learn.head import Head
+from tf1clip.contrib.learn.head import binary_svm_head
+from tf1clip.contrib.learn.head import multi_class_head
+from tf1clip.contrib.learn.head import multi_head
+from tf1clip.contrib.learn.head import multi_label_head
+from tf1clip.contrib.learn.head import no_op_train_fn
+from tf1clip.contrib.learn.head import poisson_regression_head
+from tf1clip.contrib.learn.head import regression_head
+from tf1clip.contrib.learn.head_estimators import DNNEstimator
+from tf1clip.contrib.learn.head_estimators import DNNLinearCombinedEstimator
+from tf1clip.contrib.learn.head_estimators import LinearEstimator
+from tf1clip.contrib.learn.io import extract_dask_data
+from tf1clip.contrib.learn.io import extract_dask_labels
+from tf1clip.contrib.learn.io import extract_pandas_data
+from tf1clip.contrib.learn.io import extract_pandas_labels
+from tf1clip.contrib.learn.io import extract_pandas_matrix
+from tf1clip.contrib.learn.io import read_batch_examples
+from tf1clip.contrib.learn.io import read_batch_features
+from tf1clip.contrib.learn.io import read_batch_record_features
+from tf1clip.contrib.learn.io import read_keyed_batch_examples
+from tf1clip.contrib.learn.io import read_keyed_batch_examples_shared_queue
+from tf1clip.contrib.learn.io import read_keyed_batch_features
+from tf1clip.contrib.learn.io import read_keyed_batch_features_shared_queue
+from tf1clip.contrib.learn.kmeans import KMeansClustering
+from tf1clip.contrib.learn.logistic_regressor import LogisticRegressor
+from tf1clip.contrib.learn.monitors import NanLossDuringTrainingError
+from tf1clip.contrib.learn.prediction_key import PredictionKey
+from tf1clip.contrib.learn.svm import SVM
+from tf1clip.contrib.learn.trainable import Trainable
+from tf1clip.contrib.learn.utils import build_parsing_serving_input_fn
+from tf1clip.contrib.learn.utils import make_export_strategy
+
+SUCCESSOR = ("tf.estimator (served from tensorflow-estimator 2.15); tf1clip serves contrib.learn's Estimator / "
+             "SKCompat / canned DNN and linear estimators / Experiment / learn_runner / RunConfig / monitors, io, "
+             "heads, graph_actions and export utilities on it; what is left went with TF 2.0")
+
+
+def _task_type():
+  import importlib  # pylint: disable=import-outside-toplevel
+  return importlib.import_module("tensorflow_estimator.python.estimator.run_config").TaskType
+
+
+# RunConfig subclasses tensorflow-estimator's (built on first use, as run_config does); TaskType is that library's.
+__getattr__ = _catalog.module_getattr(__name__, lazy={"RunConfig": lambda: run_config.RunConfig,
+                                                      "TaskType": _task_type})

@@ -325,18 +325,15 @@ def _model_fn_args(fn):
 
 
 def monitors_to_hooks(monitors, estimator):
-  """TF 1.15's `replace_monitors_with_hooks`: SessionRunHooks pass; our monitors are hooks already."""
+  """TF 1.15's `replace_monitors_with_hooks`: SessionRunHooks pass, the monitors run in one adapter (so each sees
+  every monitor's fetches, as in TF 1.15)."""
   import tensorflow.compat.v1 as tf  # pylint: disable=import-outside-toplevel
-  hooks = []
+  from tf1clip.contrib.learn import monitors as monitors_lib  # pylint: disable=import-outside-toplevel
   for monitor in monitors or []:
-    if isinstance(monitor, tf.train.SessionRunHook):
-      if hasattr(monitor, "set_estimator"):
-        monitor.set_estimator(estimator)
-      hooks.append(monitor)
-    else:
+    if not isinstance(monitor, tf.train.SessionRunHook):
       raise ValueError("monitors: %r is not a tf.train.SessionRunHook or a tf.contrib.learn.monitors "
                        "monitor tf1clip serves" % (monitor,))
-  return hooks
+  return monitors_lib.replace_monitors_with_hooks(monitors, estimator)
 
 
 class BaseEstimator(object):

@@ -31,4 +31,4 @@ class Evaluable(abc.ABC):
 
 Evaluable.register(estimator_lib.BaseEstimator)
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.evaluable")
+__getattr__ = _catalog.module_getattr(__name__)

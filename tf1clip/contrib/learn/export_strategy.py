@@ -38,4 +38,4 @@ class ExportStrategy(collections.namedtuple("ExportStrategy", ["name", "export_f
     return self.export_fn(estimator, export_path, **kwargs)
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.export_strategy")
+__getattr__ = _catalog.module_getattr(__name__)

@@ -396,4 +396,4 @@ def infer(restore_checkpoint_path, output_dict, feed_dict=None):
                    restore_checkpoint_path=restore_checkpoint_path)[0]
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.graph_actions")
+__getattr__ = _catalog.module_getattr(__name__)

@@ -911,4 +911,4 @@ def _classification_output_alternatives(head_name, problem_type, label_keys=None
   return _create_output_alternatives
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.head", lazy=_catalog.served("tf.contrib.learn.head"))
+__getattr__ = _catalog.module_getattr(__name__)

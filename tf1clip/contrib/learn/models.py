@@ -146,4 +146,4 @@ def get_rnn_model(rnn_size, cell_type, num_layers, input_op_fn, bidirectional, t
   return rnn_estimator
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.models")
+__getattr__ = _catalog.module_getattr(__name__)

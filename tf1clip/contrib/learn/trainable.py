@@ -23,4 +23,4 @@ class Trainable(abc.ABC):
 
 Trainable.register(estimator_lib.BaseEstimator)
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.trainable")
+__getattr__ = _catalog.module_getattr(__name__)

@@ -41,4 +41,4 @@ def make_dataset(name, n_samples=100, noise=None, seed=42, *args, **kwargs):  # 
   return SYNTHETIC[name](n_samples=n_samples, noise=noise, seed=seed, *args, **kwargs)
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.datasets")
+__getattr__ = _catalog.module_getattr(__name__)

@@ -236,4 +236,4 @@ def load_boston(data_path=None):
                               target_dtype=np.float64, features_dtype=np.float64)
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.datasets.base")
+__getattr__ = _catalog.module_getattr(__name__)

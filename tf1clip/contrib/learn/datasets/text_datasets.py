@@ -53,4 +53,4 @@ def load_dbpedia(size="small", test_with_fake_data=False):
   return base.Datasets(train=train, validation=None, test=test)
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.datasets.text_datasets")
+__getattr__ = _catalog.module_getattr(__name__)

@@ -38,4 +38,4 @@ from tf1clip.contrib.learn.io.pandas_io import extract_pandas_labels
 from tf1clip.contrib.learn.io.pandas_io import extract_pandas_matrix
 from tf1clip.contrib.learn.io.pandas_io import pandas_input_fn
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.io", lazy=_catalog.served("tf.contrib.learn.io"))
+__getattr__ = _catalog.module_getattr(__name__)

@@ -84,5 +84,4 @@ def extract_dask_labels(labels):
   return labels
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.io.dask_io",
-                                              lazy=_catalog.served("tf.contrib.learn.io.dask_io"))
+__getattr__ = _catalog.module_getattr(__name__)

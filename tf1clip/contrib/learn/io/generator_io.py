@@ -82,5 +82,4 @@ def generator_input_fn(x, target_key=None, batch_size=128, num_epochs=1, shuffle
   return _generator_input_fn
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.io.generator_io",
-                                              lazy=_catalog.served("tf.contrib.learn.io.generator_io"))
+__getattr__ = _catalog.module_getattr(__name__)

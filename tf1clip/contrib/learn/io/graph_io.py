@@ -326,5 +326,4 @@ def read_batch_record_features(file_pattern, batch_size, features, randomize_inp
       reader_num_threads=reader_num_threads, name=name)
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.io.graph_io",
-                                              lazy=_catalog.served("tf.contrib.learn.io.graph_io"))
+__getattr__ = _catalog.module_getattr(__name__)

@@ -19,5 +19,4 @@ def numpy_input_fn(x, y=None, batch_size=128, num_epochs=1, shuffle=True, queue_
       num_threads=num_threads)
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.io.numpy_io",
-                                              lazy=_catalog.served("tf.contrib.learn.io.numpy_io"))
+__getattr__ = _catalog.module_getattr(__name__)

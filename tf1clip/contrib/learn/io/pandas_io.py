@@ -81,5 +81,4 @@ def extract_pandas_labels(labels):
   return labels
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.io.pandas_io",
-                                              lazy=_catalog.served("tf.contrib.learn.io.pandas_io"))
+__getattr__ = _catalog.module_getattr(__name__)

@@ -17,4 +17,4 @@ from tf1clip.contrib.learn.ops.seq2seq_ops import seq2seq_inputs
 from tf1clip.contrib.learn.ops.seq2seq_ops import sequence_classifier
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.ops")
+__getattr__ = _catalog.module_getattr(__name__)

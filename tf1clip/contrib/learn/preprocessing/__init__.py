@@ -13,4 +13,4 @@ from tf1clip.contrib.learn.preprocessing.text import ByteProcessor
 from tf1clip.contrib.learn.preprocessing.text import VocabularyProcessor
 from tf1clip.contrib.learn.preprocessing.text import tokenizer
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.preprocessing")
+__getattr__ = _catalog.module_getattr(__name__)

@@ -74,4 +74,4 @@ class CategoricalProcessor(object):
       yield np.array(output_row, dtype=np.int64)
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.preprocessing.categorical")
+__getattr__ = _catalog.module_getattr(__name__)

@@ -19,4 +19,4 @@ from tf1clip.contrib.learn.utils.input_fn_utils import build_default_serving_inp
 from tf1clip.contrib.learn.utils.input_fn_utils import build_parsing_serving_input_fn
 from tf1clip.contrib.learn.utils.saved_model_export_utils import make_export_strategy
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.utils", lazy=_catalog.served("tf.contrib.learn.utils"))
+__getattr__ = _catalog.module_getattr(__name__)

@@ -195,4 +195,4 @@ def _write_savedmodel(graph, saver, checkpoint_path, export_dir_base, default_si
   return export_dir
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.utils.export")
+__getattr__ = _catalog.module_getattr(__name__)

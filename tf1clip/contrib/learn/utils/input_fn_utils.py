@@ -41,4 +41,4 @@ def build_default_serving_input_fn(features, default_batch_size=None):
   return input_fn
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.utils.input_fn_utils")
+__getattr__ = _catalog.module_getattr(__name__)

@@ -325,4 +325,4 @@ def extend_export_strategy(base_export_strategy, post_export_fn, post_export_nam
   return export_strategy.ExportStrategy(name, export_fn)
 
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.learn.utils.saved_model_export_utils")
+__getattr__ = _catalog.module_getattr(__name__)
