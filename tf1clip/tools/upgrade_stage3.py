@@ -276,7 +276,7 @@ def _classify_before(program, body):
       host.append(statement)
     elif rest in _INITIALIZERS:
       program.initializers.add(assigned[0])
-      program.change(statement, None, "removed: variables are initialized when the graph is built")
+      program.change(statement, "(removed: variables are initialized when the graph is built)")
     elif rest and rest.startswith("train.") and rest.endswith("Optimizer"):
       if _loads(value) & program.graph_names:
         program.todo(statement, "the optimizer takes graph values (a learning-rate tensor or variable): stage 3 "
@@ -437,8 +437,10 @@ class _SessionRewriter(cst.CSTTransformer):
         return updated_node
       fetches = args["fetches"]
       if not self._fetch_names_ok(fetches, True):
-        self.p.todo(original_node, "sess.run(%s): the fetches are not names the graph code bound" %
-                    _code(fetches)[:60])
+        strangers = sorted(_loads(fetches) - self.p.graph_names - set(self.p.train_ops))
+        self.p.todo(original_node, "sess.run(%s): %s not bound by the graph code stage 3 moves (%s)" % (
+            _code(fetches)[:50], ", ".join("`%s`" % n for n in strangers) or "the fetches are",
+            "an object from another module that builds the graph?" if strangers else "an expression"))
         return updated_node
       return self._converted(original_node, fetches, args.get("feed_dict"), updated_node)
     if method == "eval" and self._fetch_names_ok(receiver, False):
@@ -480,7 +482,7 @@ class _Leftovers(cst.CSTVisitor):
     return self.p.line(node)
 
   def visit_Name(self, node):  # pylint: disable=invalid-name
-    if self.session and node.value == self.session:
+    if self.session and node.value == self.session and self.lines(node) not in {t.line for t in self.p.todos}:
       self.p.todos.append(Todo(self.lines(node), "`%s` (the Session) is used in a way stage 3 does not convert"
                                % self.session))
 
@@ -493,7 +495,8 @@ class _Leftovers(cst.CSTVisitor):
       return False
     dotted = _dotted(node.func) or ""
     rest = self.p.tf_call(dotted)
-    if rest is not None and not rest.startswith(_HOST_CALLS):
+    if rest is not None and not rest.startswith(_HOST_CALLS) and self.lines(node) not in {
+        t.line for t in self.p.todos}:
       self.p.todos.append(Todo(self.lines(node), "tf.%s builds graph ops inside the Session's loop or after "
                                "it: stage 3 moves only top-level `name = ...` statements into the graph" % rest))
 
@@ -506,6 +509,12 @@ def _hoist(program, body, session):
   kept, hoisted = [], []
   for statement in body:
     assigned = _assign(statement)
+    summary = [c for c in _calls(statement) if (program.tf_call(c) or "").startswith("summary.")]
+    if summary:
+      program.todo(statement, "tf.%s: stage 3 does not convert summaries yet (tf.summary.scalar under a "
+                   "tf.summary.create_file_writer in the step)" % program.tf_call(summary[0]))
+      kept.append(statement)
+      continue
     if assigned and program.builds_graph(assigned[1]) and session not in _loads(statement) and not (
         _loads(assigned[1]) & (assigned_in_block - program.graph_names)) and not any(
             ".run" in c or ".eval" in c for c in _calls(assigned[1])):
@@ -543,6 +552,50 @@ def _rewrite_imports(program, body):
   return out
 
 
+def _optimizers(program, after_build):
+  """The Keras optimizers the train steps use: (train op -> its name, the statements that make them).
+
+  `opt = tf.train.XOptimizer(...)` used as `opt.minimize` or inside stage 2's `tf1clip.clip_gradients_by_norm(opt,
+  c)` / `tf1clip.WrappedOptimizer(opt, [...])` becomes `tf1clip.v2.migrate_optimizer(...)` where it stands and the
+  wrapper its tf1clip.v2 namesake; any other receiver is migrated as a whole (the TF1 objects in it stay TF1).
+  """
+  optimizer_for, keras_names, generated = {}, set(), []
+  for train_op, (receiver, _, _, _, statement) in program.train_ops.items():
+    dotted = _dotted(receiver)
+    if dotted in program.optimizers:
+      optimizer_for[train_op] = dotted
+      keras_names.add(dotted)
+      continue
+    name = "_%s_optimizer" % train_op
+    wrapper = _dotted(receiver.func)
+    first = _dotted(receiver.args[0].value) if receiver.args and receiver.args[0].keyword is None else None
+    if wrapper in _STAGE2_WRAPPERS[:2] and first in program.optimizers and all(
+        a.keyword is None or a.keyword.value in ("name", "summaries") for a in receiver.args):
+      keras_names.add(first)
+      code = "%s = tf1clip.v2.%s\n" % (name, _code(receiver)[len("tf1clip."):])
+    else:
+      code = "%s = tf1clip.v2.migrate_optimizer(%s)\n" % (name, _code(receiver))
+    generated.append(cst.parse_statement(code))
+    optimizer_for[train_op] = name
+    program.change(statement, "%s.train_step(...): a tf.function step (GradientTape + apply_gradients)" % GRAPH)
+  for train_op, (receiver, _, _, _, statement) in program.train_ops.items():
+    if _dotted(receiver) in program.optimizers:
+      program.change(statement, "%s.train_step(...): a tf.function step (GradientTape + apply_gradients)" % GRAPH)
+    elif not isinstance(receiver, cst.Name) and _loads(receiver) & keras_names and not (
+        _dotted(receiver.func) in _STAGE2_WRAPPERS[:2]):
+      program.todo(statement, "an optimizer used both directly and inside %s" % _code(receiver)[:40])
+  statements = []
+  for statement in after_build:
+    name, value = _assign(statement)
+    if name in keras_names:
+      migrated = cst.parse_statement("%s = tf1clip.v2.migrate_optimizer(%s)\n" % (name, _code(value)))
+      program.change(statement, _code(migrated))
+      statement = migrated
+    if name in program.optimizers:
+      statements.append(statement)
+  return optimizer_for, statements + generated
+
+
 def _indent(statements):
   return "".join("    " + line if line.strip() else line
                  for s in statements for line in cst.Module([s]).code.splitlines(True))
@@ -562,7 +615,7 @@ def _build(program, body, session_index, session):
       fetched = small.value.args[0].value
       dotted = _dotted(fetched.func) if isinstance(fetched, cst.Call) else _dotted(fetched)
       if dotted in program.initializers or (program.tf_call(dotted or "") or "") in _INITIALIZERS:
-        program.change(statement, None, "removed: variables are initialized when the graph is built")
+        program.change(statement, "(removed: variables are initialized when the graph is built)")
         continue
     assigned = _assign(statement)
     if assigned and program.tf_call(_dotted(assigned[1].func) if isinstance(assigned[1], cst.Call) else "") == (
@@ -573,23 +626,7 @@ def _build(program, body, session_index, session):
     kept.append(statement)
   kept, hoisted = _hoist(program, kept, session)
   graph += hoisted
-  program.optimizer_for = {}
-  migrated = []
-  for statement in after_build:
-    name, value = _assign(statement)
-    if name in program.optimizers:
-      new = cst.parse_statement("%s = tf1clip.v2.migrate_optimizer(%s)\n" % (name, _code(value)))
-      program.change(statement, _code(new))
-      migrated.append(new)
-  for train_op, (optimizer, _, _, _, statement) in program.train_ops.items():
-    dotted = _dotted(optimizer)
-    if dotted in program.optimizers:
-      program.optimizer_for[train_op] = dotted
-    else:
-      name = "_%s_optimizer" % train_op
-      migrated.append(cst.parse_statement("%s = tf1clip.v2.migrate_optimizer(%s)\n" % (name, _code(optimizer))))
-      program.optimizer_for[train_op] = name
-    program.change(statement, "%s.train_step(...): a tf.function step (GradientTape + apply_gradients)" % GRAPH)
+  program.optimizer_for, migrated = _optimizers(program, after_build)
   for statement in after_build:
     name, value = _assign(statement)
     if name in program.savers:
@@ -624,6 +661,15 @@ def _build(program, body, session_index, session):
   for statement in kept + after:
     statement.visit(leftovers)
   return host + generated + rewritten + rewritten_after
+
+
+def _function_with_session(program, body):
+  """The module-level function whose body holds the `with tf.Session() as sess:` statement, else None."""
+  for statement in body:
+    if isinstance(statement, cst.FunctionDef) and isinstance(statement.body, cst.IndentedBlock) and any(
+        _session_with(program, s) for s in statement.body.body):
+      return statement
+  return None
 
 
 def _line_map(original, stage2):
@@ -671,6 +717,11 @@ def upgrade_source(source):
       program.todo(call, "%s: stage 3 converts one `with tf.Session() as sess:` at module level; this program "
                    "opens its Session %s" % (_code(call)[:40], "inside a function" if not top else "again"))
   if program.todos:
+    inner = _function_with_session(program, body) if len(finder.found) == 1 else None
+    if inner is not None:  # what else would stop it, were the function's body at module level
+      _build(program, list(inner.body.body), next(i for i, s in enumerate(inner.body.body)
+                                                   if _session_with(program, s)),
+             _session_with(program, next(s for s in inner.body.body if _session_with(program, s))))
     return _finish(program, module, changes)
   session = _session_with(program, body[top[0]])
   new_body = _build(program, body, top[0], session)

@@ -71,9 +71,11 @@ class TF1Checkpoint:
   Args:
     variables: the eager variables (v2.tf1_graph.TF1Graph.variables).
     optimizer: the Keras optimizer (or tf1clip.v2 wrapper) whose state is saved too, or None.
+    resolve: maps a variable of the TF1 graph (a `global_step=` the program passes) to its eager one.
   """
 
-  def __init__(self, variables, optimizer=None):
+  def __init__(self, variables, optimizer=None, resolve=None):
+    self._resolve = resolve
     self._variables = {_tf1_name(v): v for v in variables}
     tracked = {"variables": dict(self._variables)}
     if optimizer is not None:
@@ -83,6 +85,8 @@ class TF1Checkpoint:
   def save(self, save_path, global_step=None):
     """Writes `save_path` (or `save_path-<global_step>`); returns the prefix, as Saver.save did."""
     if global_step is not None:
+      if isinstance(global_step, tf.Variable) and self._resolve is not None:
+        global_step = self._resolve(global_step)
       step = global_step.numpy() if hasattr(global_step, "numpy") else global_step
       save_path = "%s-%d" % (save_path, int(step))
     folder = os.path.dirname(os.path.abspath(save_path))

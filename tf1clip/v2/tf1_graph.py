@@ -183,7 +183,7 @@ class TF1Graph:
     """The ``tf.train.Saver(var_list)`` replacement: a v2.tf1_checkpoint.TF1Checkpoint."""
     from tf1clip.v2 import tf1_checkpoint  # pylint: disable=import-outside-toplevel
     variables = self.variables if var_list is None else [self.variable(v) for v in _as_list(var_list)]
-    return tf1_checkpoint.TF1Checkpoint(variables, optimizer=optimizer)
+    return tf1_checkpoint.TF1Checkpoint(variables, optimizer=optimizer, resolve=self.variable)
 
 
 def _as_list(var_list):
