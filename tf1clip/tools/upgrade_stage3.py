@@ -350,7 +350,6 @@ class _SessionRewriter(cst.CSTTransformer):
     super().__init__()
     self.p = program
     self.session = session
-    self.depth = 0
     self.converted = set()  # ids of the original calls replaced
 
   def _fetch_names_ok(self, node, allow_train):
@@ -416,13 +415,6 @@ class _SessionRewriter(cst.CSTTransformer):
     while name in self.p.functions:
       name, i = "%s_%d" % (base, i), i + 1
     return name
-
-  def visit_IndentedBlock(self, node):  # pylint: disable=invalid-name
-    self.depth += 1
-
-  def leave_IndentedBlock(self, original_node, updated_node):  # pylint: disable=invalid-name
-    self.depth -= 1
-    return updated_node
 
   def leave_Call(self, original_node, updated_node):  # pylint: disable=invalid-name
     func = original_node.func

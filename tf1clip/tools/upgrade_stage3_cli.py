@@ -54,7 +54,8 @@ def upgrade_tree(src, out, force=False):
   if out_real == src_real or out_real.startswith(src_real + os.sep) and os.path.isdir(src):
     raise ValueError("--out %r must not be SRC or inside it" % out)
   planned, out = plan(src, out)
-  upgrade_cli._check_out(src, out, os.path.isfile(src), [t for _, t in planned], force)  # pylint: disable=protected-access
+  targets = [t for _, t in planned]
+  upgrade_cli._check_out(src, out, os.path.isfile(src), targets, force)  # pylint: disable=protected-access
   results, sources = [], {}
   for path, target in planned:
     if not path.endswith(".py"):
