@@ -61,11 +61,13 @@ def _build_parser():
       "upgrade", help="rewrite TF1 code to run under plain python (migration stage 1 or 2)",
       description="Writes an upgraded copy of a file or tree: stage 1 rewrites the imports to "
       "tf1clip.compat.v1 / tf1clip.contrib, stage 2 also replaces hand-written gradient clipping and "
-      "tf.contrib names. Exit status: 0 done, 1 --check-run found a difference, 2 usage error. "
+      "tf.contrib names, stage 3 turns the Session program into TF2 eager code (or lists its TODOs and writes "
+      "nothing). Exit status: 0 done, 1 --check-run found a difference (or stage 3 left TODOs), 2 usage error. "
       "See docs/check.md.")
   upgrade.add_argument("src", metavar="SRC", help="a Python file or a directory")
   upgrade.add_argument("--out", required=True, metavar="DST", help="where to write the upgraded copy")
-  upgrade.add_argument("--stage", type=int, choices=(1, 2), default=1, help="migration stage (default 1)")
+  upgrade.add_argument("--stage", type=int, choices=(1, 2, 3), default=1,
+                       help="migration stage (default 1; 3: TF2 eager, no Session, see docs/migration.md)")
   upgrade.add_argument("--force", action="store_true",
                        help="write into a non-empty --out, replacing only files an earlier upgrade of the "
                        "same SRC wrote and nobody changed since (anything else is refused)")

@@ -318,7 +318,7 @@ def main(src, out_path, stage=1, output_format="text", check_run_cmd=None, seed=
   Args:
     src: a Python file or a directory.
     out_path: where the copy goes.
-    stage: 1 or 2.
+    stage: 1, 2 or 3 (tools.upgrade_stage3_cli).
     output_format: "text" or "json" (what is printed).
     check_run_cmd: the --check-run arguments, or None.
     seed, rtol: the --check-run seed and relative tolerance.
@@ -333,6 +333,10 @@ def main(src, out_path, stage=1, output_format="text", check_run_cmd=None, seed=
   if not os.path.exists(src):
     print("tf1clip upgrade: %s: no such file or directory" % src, file=sys.stderr)
     return 2
+  if stage == 3:  # TF2 eager: tools.upgrade_stage3_cli (its own tree walk: all files or, with a TODO, none)
+    from tf1clip.tools import upgrade_stage3_cli  # pylint: disable=import-outside-toplevel
+    return upgrade_stage3_cli.main(src, out_path, output_format, check_run_cmd, rtol=rtol, out=out,
+                                   report_path=report_path, force=force)
   try:
     results = upgrade_tree(src, out_path, stage, force=force)
   except (ValueError, SyntaxError) as e:

@@ -7,6 +7,9 @@
   optimizer and settings take the same steps as a TF1 optimizer (mapping.py).
 - `check_parity`, `ParityReport`: train both worlds side by side (parity.py, the
   ``tf1clip parity`` CLI).
+- `TF1Graph`, `TF1Checkpoint`: TF1 model code run eagerly through ``wrap_function`` + ``prune``, and the
+  ``Saver`` as a ``tf.train.Checkpoint`` under TF1 names (tf1_graph.py, tf1_checkpoint.py; what
+  ``tf1clip upgrade --stage 3`` programs use).
 
 Place in the data flow (DESIGN.md): clipping <- transforms <- optimizer <- accumulation
 <- **v2** <- cli.
@@ -22,3 +25,5 @@ from tf1clip.v2.optimizer import WrappedOptimizer
 from tf1clip.v2.optimizer import clip_gradients_by_norm
 from tf1clip.v2.parity import ParityReport
 from tf1clip.v2.parity import check_parity
+from tf1clip.v2.tf1_checkpoint import TF1Checkpoint
+from tf1clip.v2.tf1_graph import TF1Graph
