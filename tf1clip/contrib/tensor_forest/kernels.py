@@ -12,7 +12,7 @@ output sums), and the ops: TraverseTreeV4, UpdateModelV4, ProcessInputV4, GrowTr
 FeatureUsageCounts, the create / serialize / deserialize / is-initialized ops, ReinterpretStringToFloat and
 ScatterAddNdim.
 
-What matches TF 1.15 (tests/oracle/test_contrib_tensor_forest_oracle.py): the feature of every candidate split is
+What matches TF 1.15 (tests/contrib/tensor_forest/test_tensor_forest_oracle.py): the feature of every candidate split is
 drawn by TensorFlow's Philox (`SimplePhilox(PhiloxRandom(seed)).Uniform(num_features)`, a new generator at each
 ProcessInputV4 run, as TF 1.15's per-run TensorDataSet), its threshold is the value of the example that created it;
 the first `num_splits_to_consider` examples reaching a leaf create its candidates and the later ones are counted;
