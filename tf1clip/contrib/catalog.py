@@ -447,7 +447,7 @@ class UnsupportedModule(types.ModuleType):
   def __getattr__(self, attr):
     if attr.startswith("__"):
       raise AttributeError(attr)
-    raise ContribNotProvidedError(self._symbol + "." + attr)
+    return deep_module(self._symbol, attr)
 
   def __call__(self, *args, **kwargs):
     raise ContribNotProvidedError(self._symbol)
@@ -512,9 +512,20 @@ def missing_attribute_hook(module_symbol, lazy=None):
       return resolve(lazy[attr])
     if attr.startswith("__"):
       raise AttributeError("module %r has no attribute %r" % (module_symbol, attr))
-    raise ContribNotProvidedError(module_symbol + "." + attr)
+    return deep_module(module_symbol, attr)
 
   return __getattr__
+
+
+def deep_module(module_symbol, attr):
+  """`tf.contrib.X.<attr>` where TF 1.15 had the module `tensorflow.contrib.X.<attr>` (`.python`): that path's
+  module, as compat.paths serves it, so that `import tensorflow.contrib.X.python.ops as m` walks to it; else the
+  ContribNotProvidedError naming the symbol."""
+  from tf1clip.compat import paths  # pylint: disable=import-outside-toplevel
+  path = "tensorflow." + normalize(module_symbol)[len("tf."):] + "." + attr
+  if paths.is_path(path):
+    return paths.module(path)
+  raise ContribNotProvidedError(module_symbol + "." + attr)
 
 
 # --- The index: what every TF 1.15 tf.contrib name is under tf1clip, collected from the packages -------------------
@@ -658,7 +669,7 @@ def module_getattr(module_name, lazy=None, symbol=None, delegate=None):
     if delegate is not None:
       import importlib  # pylint: disable=import-outside-toplevel
       return getattr(importlib.import_module(delegate), attr)
-    raise ContribNotProvidedError(symbol + "." + attr)
+    return deep_module(symbol, attr)
 
   return __getattr__
 
