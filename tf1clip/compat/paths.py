@@ -36,6 +36,14 @@ _PORTS = "tf1clip"
 INVENTORY_TREES = ("contrib", "python", "core", "examples", "lite", "tools", "compiler")  # tensorflow.<tree>
 _PORT_TREES = ("contrib", "python")  # tf1clip.<tree> mirrors tensorflow.<tree> (tf1clip.tools is not TF's tools)
 
+_PYBIND = tuple("tensorflow.python." + m for m in (
+    "_pywrap_tfe", "client._pywrap_tf_session", "lib.io._pywrap_file_io", "_pywrap_py_exception_registry",
+    "util._pywrap_utils", "grappler._pywrap_tf_cluster", "util._pywrap_tfprof", "util._pywrap_util_port",
+    "grappler._pywrap_tf_item", "lib.io._pywrap_record_io", "client._pywrap_events_writer",
+    "_pywrap_quantize_training", "_pywrap_toco_api", "util._pywrap_stat_summarizer", "util._pywrap_checkpoint_reader",
+    "util._pywrap_kernel_registry", "util._pywrap_transform_graph", "platform._pywrap_stacktrace_handler",
+    "grappler._pywrap_tf_optimizer", "framework._pywrap_python_op_gen", "client._pywrap_device_lib"))
+
 # TF 1.15 module path (or path prefix, ending in ".") -> where TF 2.21 or the library that took the code over has
 # it, tried after the path itself. Prefix entries map every module below the prefix.
 MOVED = {
@@ -57,8 +65,9 @@ MOVED = {
                                       "tf_keras.src.layers.rnn.legacy_cell_wrappers"),
     "tensorflow.python.layers.": ("tf_keras.src.legacy_tf_layers.",),
     "tensorflow.python.layers.layers": ("tf_keras.api._v1.keras.__internal__.legacy.layers",),
-    "tensorflow.python.pywrap_tensorflow": ("tensorflow.python.training.py_checkpoint_reader",
-                                           "tensorflow.python.util._pywrap_util_port"),
+    # TF 1.15's one SWIG module became pybind11 modules, one a C++ library: the same functions, TF 2.21's binding.
+    "tensorflow.python.pywrap_tensorflow": ("tensorflow.python.training.py_checkpoint_reader",) + _PYBIND,
+    "tensorflow.python.pywrap_tensorflow_internal": _PYBIND,
     "tensorflow.python.ops.variables": ("tensorflow.python.ops.ref_variable",),
     # tf-slim 1.1.0 is contrib.slim and the parts of contrib.layers / framework / losses / metrics / training it
     # was made of, module for module.
@@ -83,10 +92,13 @@ MOVED = {
 }
 
 # Why a whole module's unserved names are not served (more precise than the general reason).
+_PYWRAP_REASON = (
+    "it was TF 1.15's SWIG binding of TensorFlow's C++ internals, which TensorFlow 2.21 split into private pybind11 "
+    "modules without this function; tf1clip serves the checkpoint reader (NewCheckpointReader) and every function "
+    "those modules still have")
 REASONS = {
-    "tensorflow.python.pywrap_tensorflow": (
-        "it was TF 1.15's SWIG binding of TensorFlow's C++ internals, which TensorFlow 2.21 split into private "
-        "pybind11 modules; tf1clip serves the checkpoint reader (NewCheckpointReader) and the names it has"),
+    "tensorflow.python.pywrap_tensorflow": _PYWRAP_REASON,
+    "tensorflow.python.pywrap_tensorflow_internal": _PYWRAP_REASON,
 }
 
 
@@ -120,6 +132,11 @@ def is_path(path):
   return path in module_paths.modules()
 
 
+def has_pair(path, name):
+  """True when TF 1.15's module `path` had `name` (recorded in the inventory)."""
+  return module_paths.pair(path, name) is not None
+
+
 def public_module(public_name):
   """The module served for a public TF1 module name whose object is a TF 1.15 module path ("tf.pywrap_tensorflow"
   -> tensorflow.python.pywrap_tensorflow's), or None when no inventory module is that name."""
@@ -137,8 +154,9 @@ def _module_of_public():
 def module(path):
   """The module served for TF 1.15's module `path` ("tensorflow.contrib.layers.python.layers").
 
-  `tensorflow.contrib` and its public modules are the facade's (tf1clip.contrib...); every other path is a
-  PathModule.
+  A contrib module that was a public one is the facade's, one module whichever name reaches it: always for
+  `tensorflow.contrib.X` (tf1clip.contrib.X), and for a deep path where tf1clip's module is at the mirrored path
+  (tf1clip.contrib.specs.python.specs_lib = tf.contrib.specs.specs_lib); every other path is a PathModule.
 
   Raises:
     ModuleNotFoundError: TF 1.15 had no module at `path` (Python's own error, as on TF 1.15).
@@ -151,9 +169,10 @@ def module(path):
     raise surface.NotProvidedImportError(
         "%s is not provided by tf1clip: TensorFlow 1.15's own import of it failed (%s)" % (path, entry.error),
         name=path)
-  if module_paths.area_of(path) == "contrib public" and entry.same_as.startswith("tf."):
+  if path.startswith("tensorflow.contrib") and entry.same_as.startswith("tf."):
     found, _ = _public(entry.same_as)
-    if found is not None:
+    public = module_paths.area_of(path) == "contrib public"
+    if isinstance(found, types.ModuleType) and (public or found.__name__ == _PORTS + path[len("tensorflow"):]):
       return found
   return PathModule(path)
 

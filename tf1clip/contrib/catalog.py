@@ -517,14 +517,21 @@ def missing_attribute_hook(module_symbol, lazy=None):
   return __getattr__
 
 
-def deep_module(module_symbol, attr):
-  """`tf.contrib.X.<attr>` where TF 1.15 had the module `tensorflow.contrib.X.<attr>` (`.python`): that path's
-  module, as compat.paths serves it, so that `import tensorflow.contrib.X.python.ops as m` walks to it; else the
-  ContribNotProvidedError naming the symbol."""
+def deep_module(module_symbol, attr, module_name=None):
+  """`tf.contrib.X.<attr>` that the package does not serve itself: where TF 1.15 had the module
+  `tensorflow.contrib.X.<attr>` (`.python`), that path's module as compat.paths serves it (so that `import
+  tensorflow.contrib.X.python.ops as m` walks to it); a name TF 1.15's module had, what compat.paths' rules serve
+  for it (its home module, TensorFlow 2.21's or tf-slim's module); else the ContribNotProvidedError naming it."""
   from tf1clip.compat import paths  # pylint: disable=import-outside-toplevel
-  path = "tensorflow." + normalize(module_symbol)[len("tf."):] + "." + attr
-  if paths.is_path(path):
-    return paths.module(path)
+  # TF 1.15's path of this module: its file's (tf1clip.contrib.X... mirrors tensorflow.contrib.X...), else its name's.
+  module_path = "tensorflow." + normalize(module_name or module_symbol)[len("tf."):]
+  if paths.is_path(module_path + "." + attr):
+    return paths.module(module_path + "." + attr)
+  if paths.has_pair(module_path, attr):  # a name TF 1.15's module had: served by its path's rules if they can
+    try:
+      return paths.resolve(module_path, attr)
+    except AttributeError:
+      pass
   raise ContribNotProvidedError(module_symbol + "." + attr)
 
 
@@ -669,7 +676,7 @@ def module_getattr(module_name, lazy=None, symbol=None, delegate=None):
     if delegate is not None:
       import importlib  # pylint: disable=import-outside-toplevel
       return getattr(importlib.import_module(delegate), attr)
-    return deep_module(symbol, attr)
+    return deep_module(symbol, attr, module_name)
 
   return __getattr__
 
