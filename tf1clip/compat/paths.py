@@ -52,8 +52,6 @@ MOVED = {
     "tensorflow.python.training.tracking.graph_view": ("tensorflow.python.checkpoint.graph_view",),
     "tensorflow.python.training.tracking.tracking": ("tensorflow.python.trackable.autotrackable",
                                                      "tensorflow.python.trackable.resource"),
-    "tensorflow.python.training.tracking.object_identity": ("tensorflow.python.util.object_identity",),
-    "tensorflow.python.training.checkpointable.": ("tensorflow.python.trackable.",),
     "tensorflow.python.distribute.distribution_strategy_context": ("tensorflow.python.distribute.distribute_lib",),
     "tensorflow.python.estimator.": ("tensorflow_estimator.python.estimator.",),
     "tensorflow.python.keras.": ("tf_keras.src.",),
@@ -245,8 +243,11 @@ def refusal(path, name, reasons=()):
   """The message of a TF 1.15 (module, name) pair that tf1clip does not serve."""
   why = REASONS.get(path)
   if why is None:
-    where = " or ".join(_tensorflow_candidates(path)) or "no module"
-    why = "TensorFlow 2.21 has no %s in %s and tf1clip has no port of it" % (name, where)
+    where = _tensorflow_candidates(path)
+    if where:
+      why = "TensorFlow 2.21 has no %s in %s and tf1clip has no port of it" % (name, " or ".join(where))
+    else:
+      why = "TensorFlow 2.21 has no module at this path and tf1clip has no port of it"
   message = "%s.%s (TensorFlow 1.15's %s) is not provided by tf1clip: %s" % (path, name, _kind_word(path, name), why)
   if reasons:
     message += "; " + "; ".join(reasons)
