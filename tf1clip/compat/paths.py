@@ -24,7 +24,9 @@ Data flow: tf115.module_paths + compat.v1 (the facade) <- **compat.paths** <- co
 """
 
 import functools
+import gzip
 import importlib
+import os
 import importlib.util
 import types
 
@@ -100,6 +102,24 @@ REASONS = {
 }
 
 
+# The pairs tf1clip refuses, with their messages: written by `python -m tf1clip.tools.module_coverage --write` from
+# a `tf1clip run` survey, read by `tf1clip check` (which imports no TensorFlow) so its verdict is the run's.
+REFUSALS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "paths_refused.tsv.gz")
+
+
+@functools.lru_cache(maxsize=None)
+def refusals():
+  """{(module path, name): the refusal's message} from REFUSALS_FILE ({} when it was not written)."""
+  found = {}
+  if os.path.exists(REFUSALS_FILE):
+    with gzip.open(REFUSALS_FILE, "rt", encoding="utf-8") as f:
+      for line in f:
+        if not line.startswith("#"):
+          module, name, message = line.rstrip("\n").split("\t", 2)
+          found[(module, name)] = message
+  return found
+
+
 class PathModule(types.ModuleType):
   """The module TF 1.15 had at `path`: its names resolve on first use by the rules of the module docstring."""
 
@@ -140,6 +160,11 @@ def public_module(public_name):
   -> tensorflow.python.pywrap_tensorflow's), or None when no inventory module is that name."""
   path = _module_of_public().get(public_name)
   return module(path) if path is not None else None
+
+
+def module_of_public(public_name):
+  """The TF 1.15 module path whose module was the public name ("tf.pywrap_tensorflow"), or None."""
+  return _module_of_public().get(public_name)
 
 
 @functools.lru_cache(maxsize=None)

@@ -522,6 +522,9 @@ def deep_module(module_symbol, attr, module_name=None):
   `tensorflow.contrib.X.<attr>` (`.python`), that path's module as compat.paths serves it (so that `import
   tensorflow.contrib.X.python.ops as m` walks to it); a name TF 1.15's module had, what compat.paths' rules serve
   for it (its home module, TensorFlow 2.21's or tf-slim's module); else the ContribNotProvidedError naming it."""
+  if normalize(module_symbol) + "." + attr in _indexed_names():
+    # a public TF 1.15 name: the catalog's own verdict and advice stand (the package serves it or declares why not)
+    raise ContribNotProvidedError(module_symbol + "." + attr)
   from tf1clip.compat import paths  # pylint: disable=import-outside-toplevel
   # TF 1.15's path of this module: its file's (tf1clip.contrib.X... mirrors tensorflow.contrib.X...), else its name's.
   module_path = "tensorflow." + normalize(module_name or module_symbol)[len("tf."):]
@@ -576,6 +579,11 @@ def index():
       fields = (line.rstrip("\n").split("\t") + [""] * 6)[:6]
       found[fields[0]] = Record(*fields)
   return found
+
+
+@functools.lru_cache(maxsize=None)
+def _indexed_names():
+  return frozenset(index())
 
 
 def provided_names():
