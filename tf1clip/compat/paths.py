@@ -145,14 +145,22 @@ class PathModule(types.ModuleType):
     return "<module %r (TensorFlow 1.15's path, served by tf1clip)>" % self._tf1clip_path
 
 
+def serve_below_contrib(module_path, name):
+  """contrib.catalog's PATH_SERVER: the module TF 1.15 had at `module_path.name`, else what the rules serve for
+  TF 1.15's pair (module_path, name); None when neither (the catalog then raises its own error)."""
+  if is_path(module_path + "." + name):
+    return module(module_path + "." + name)
+  if module_paths.pair(module_path, name) is not None:
+    try:
+      return resolve(module_path, name)
+    except AttributeError:
+      return None
+  return None
+
+
 def is_path(path):
   """True when TF 1.15 had a module at `path` (module() serves it, or says why TF 1.15's own import failed)."""
   return path in module_paths.modules()
-
-
-def has_pair(path, name):
-  """True when TF 1.15's module `path` had `name` (recorded in the inventory)."""
-  return module_paths.pair(path, name) is not None
 
 
 def public_module(public_name):
@@ -222,6 +230,11 @@ class _Cycle(AttributeError):
 
 
 _ACTIVE = set()
+
+
+def _install():
+  catalog = importlib.import_module(surface.CONTRIB_PACKAGE + ".catalog")
+  catalog.PATH_SERVER = serve_below_contrib
 
 
 def _resolve(path, name):
@@ -412,3 +425,6 @@ def _positional_op(op, name):
   wrapper.__name__ = wrapper.__qualname__ = name
   wrapper.__doc__ = op.__doc__
   return wrapper
+
+
+_install()

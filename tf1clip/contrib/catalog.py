@@ -517,25 +517,26 @@ def missing_attribute_hook(module_symbol, lazy=None):
   return __getattr__
 
 
+# Set by compat.paths when it is imported (the importer and the facade import it): serves TF 1.15's module paths
+# below a contrib module. A hook, not an import: compat depends on contrib, not the other way round.
+PATH_SERVER = None
+
+
 def deep_module(module_symbol, attr, module_name=None):
   """`tf.contrib.X.<attr>` that the package does not serve itself: where TF 1.15 had the module
   `tensorflow.contrib.X.<attr>` (`.python`), that path's module as compat.paths serves it (so that `import
-  tensorflow.contrib.X.python.ops as m` walks to it); a name TF 1.15's module had, what compat.paths' rules serve
-  for it (its home module, TensorFlow 2.21's or tf-slim's module); else the ContribNotProvidedError naming it."""
-  if normalize(module_symbol) + "." + attr in _indexed_names():
+  tensorflow.contrib.X.python.ops as m` walks to it); a name TF 1.15's module had (outside the index), what
+  compat.paths' rules serve for it (its home module, TensorFlow 2.21's or tf-slim's module); else the
+  ContribNotProvidedError naming it."""
+  if PATH_SERVER is None or normalize(module_symbol) + "." + attr in _indexed_names():
     # a public TF 1.15 name: the catalog's own verdict and advice stand (the package serves it or declares why not)
     raise ContribNotProvidedError(module_symbol + "." + attr)
-  from tf1clip.compat import paths  # pylint: disable=import-outside-toplevel
   # TF 1.15's path of this module: its file's (tf1clip.contrib.X... mirrors tensorflow.contrib.X...), else its name's.
   module_path = "tensorflow." + normalize(module_name or module_symbol)[len("tf."):]
-  if paths.is_path(module_path + "." + attr):
-    return paths.module(module_path + "." + attr)
-  if paths.has_pair(module_path, attr):  # a name TF 1.15's module had: served by its path's rules if they can
-    try:
-      return paths.resolve(module_path, attr)
-    except AttributeError:
-      pass
-  raise ContribNotProvidedError(module_symbol + "." + attr)
+  found = PATH_SERVER(module_path, attr)
+  if found is None:
+    raise ContribNotProvidedError(module_symbol + "." + attr)
+  return found
 
 
 # --- The index: what every TF 1.15 tf.contrib name is under tf1clip, collected from the packages -------------------
