@@ -165,3 +165,13 @@ def test_every_refusal_names_its_path_and_never_denies_tf115_had_it():
     assert "%s.%s" % (r["module"], r["name"]) in r["error"], r
   modules = [r for r in records if r["record"] == "module"]
   assert all(r["status"] == "served" for r in modules), modules
+
+
+def test_the_refusals_check_reads_are_inventory_pairs_named_by_their_message():
+  refused = paths.refusals()
+  assert refused, "compat/paths_refused.tsv.gz is missing: python -m tf1clip.tools.module_coverage --write"
+  for (module, name), message in refused.items():
+    assert module_paths.pair(module, name) is not None, (module, name)
+    # the path's own refusal names module.name; a facade module's (contrib catalog) names its public spelling
+    assert "%s.%s" % (module, name) in message or (".%s " % name) in message, message
+    assert not module_coverage._CLAIMS_TF115_LACKED.search(message), message  # pylint: disable=protected-access

@@ -128,7 +128,7 @@ class PathModule(types.ModuleType):
     self.__dict__["_tf1clip_path"] = path
 
   def __getattr__(self, name):
-    if name.startswith("__") and name.endswith("__"):
+    if name.startswith("__") and name.endswith("__") and module_paths.pair(self._tf1clip_path, name) is None:
       if name == "__all__":
         value = [n for n in module_paths.star_names(self._tf1clip_path) if _serves(self._tf1clip_path, n)]
         self.__dict__["__all__"] = value

@@ -28,6 +28,7 @@ import types
 
 from tf1clip import shims
 from tf1clip import tf115
+from tf1clip.tf115 import module_paths
 
 # A contrib module may import tf-slim or tensorflow-estimator at its top: their shims go in first (tf1clip.shims).
 shims.install_import_hook()
@@ -423,8 +424,13 @@ def explain(name, missing=False):
   if len(parts) >= 4 and not tf115.has(name) and tf115.kind_of(parent) == "module":
     # TF 1.15's public API had no such name (it moved earlier, or never existed): say so, and keep
     # the advice the table has for it or its module.
-    message = ("%s is not provided by tf1clip (TensorFlow 1.15's %s had no public %s either)"
-               % (name, parent, parts[-1]))
+    module_path = "tensorflow." + parent[len("tf."):]
+    if module_paths.pair(module_path, parts[-1]) is not None:  # TF 1.15's module had it, but not as a public name
+      message = ("%s is not provided by tf1clip (TensorFlow 1.15 had it in the module %s, not in its public API)"
+                 % (name, module_path))
+    else:
+      message = ("%s is not provided by tf1clip (TensorFlow 1.15's %s had no public %s either)"
+                 % (name, parent, parts[-1]))
     advice = replacement(name)
     if advice != NO_REPLACEMENT:
       message += "; use instead: " + advice
