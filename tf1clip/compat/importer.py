@@ -30,6 +30,7 @@ import os
 import site
 import sys
 
+from tf1clip.compat import paths
 from tf1clip.compat import surface
 from tf1clip.compat import tf1_packages
 
@@ -138,7 +139,8 @@ class LegacyImporter:
       `import tensorflow.x.y as z`); the module named by `name` for `from ... import`.
 
     Raises:
-      surface.NotProvidedImportError: a TF1 module that neither TensorFlow 2.21 nor tf1clip provides.
+      surface.NotProvidedImportError: a TF1 module or name that neither TensorFlow 2.21 nor tf1clip provides.
+      ModuleNotFoundError: a module path TensorFlow 1.15 did not have either.
     """
     facade = importlib.import_module(_FACADE)
     module = facade
@@ -148,13 +150,31 @@ class LegacyImporter:
     if not fromlist:
       return facade
     for item in fromlist:
-      if item != "*":
+      if item == "*":
+        continue
+      if isinstance(module, paths.PathModule):
+        self._path_name(module, name, item)
+      else:
         self._submodule(module, parts + [item])
     return module
+
+  @staticmethod
+  def _path_name(module, name, item):
+    """Checks `from <name> import <item>` of a TF 1.15 module path: tf1clip's refusal becomes the ImportError
+    the statement raises (a name TF 1.15's module did not have either gets Python's own ImportError)."""
+    try:
+      getattr(module, item)
+    except surface.NotProvidedError as e:
+      raise surface.NotProvidedImportError(str(e), name=name) from None
+    except AttributeError:
+      pass
 
   def _submodule(self, parent, parts):
     """`parent.<parts[-1]>`, where parent is the TF1 module `tensorflow.<parts[:-1]>`."""
     dotted = ".".join(parts)
+    if paths.is_path("tensorflow." + dotted):
+      # A module TF 1.15 had: served by its path (compat.paths), whatever `parent` is.
+      return paths.module("tensorflow." + dotted)
     in_contrib = parts[0] == "contrib"
     if in_contrib and len(parts) > 1:
       # tf1clip.contrib's submodules load on import, as tensorflow.contrib's did.
@@ -175,10 +195,16 @@ class LegacyImporter:
       except ModuleNotFoundError:
         pass
     suggestion = surface.removed_suggestion(dotted)
-    if in_contrib and len(parts) > 2 and parts[2] == "python":
-      suggestion = "tf1clip provides the public module tensorflow.contrib.%s; import from it" % parts[1]
+    if suggestion is None and (in_contrib or module_paths_area(parts)):
+      # TF 1.15 had no such module either: Python's own error, as TF 1.15 gave it.
+      raise ModuleNotFoundError("No module named %r" % ("tensorflow." + dotted), name="tensorflow." + dotted)
     raise surface.NotProvidedImportError(
         surface.not_provided_message("tensorflow." + dotted, suggestion), name="tensorflow." + dotted)
+
+
+def module_paths_area(parts):
+  """True when `tensorflow.<parts>` lies in a tree the module-path inventory covers (so its absence is TF 1.15's)."""
+  return parts[0] in paths.INVENTORY_TREES
 
 
 def _module_exists(name):

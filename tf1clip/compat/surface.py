@@ -37,9 +37,6 @@ LIBRARY_NAMESPACES = {
 
 # TF1 names that neither TensorFlow 2.21 nor tf1clip provide, with what to use instead.
 REMOVED = {
-    "pywrap_tensorflow": (
-        "use tf.train.NewCheckpointReader(path) (or tf.train.load_checkpoint / "
-        "tf.train.list_variables) to read checkpoints"),
     "examples": (
         "tf1clip serves tensorflow.examples.tutorials.mnist.input_data (from local files) and no other "
         "tutorial module; copy the tutorial code you need into your project"),

@@ -29,6 +29,7 @@ import tensorflow as _tf
 from tensorflow.python.util import deprecation as _deprecation
 
 from tf1clip import shims as _shims
+from tf1clip.compat import paths as _paths
 from tf1clip.compat import surface as _surface
 
 # tf.estimator, tf.contrib.slim, ...: their libraries get their shims before their first import (tf1clip.shims).
@@ -142,6 +143,9 @@ _REPLACEMENTS = {
 }
 
 
+_NOTHING = object()
+
+
 def __getattr__(name):
   """`tf.<name>` of a TF1 script (PEP 562): see the module docstring for where each name comes from."""
   if name in _REPLACEMENTS:
@@ -149,9 +153,15 @@ def __getattr__(name):
   elif name.startswith("__") and name.endswith("__") and name != "__version__":
     raise AttributeError("module %r has no attribute %r" % (__name__, name))
   else:
+    value = _NOTHING
     try:
       value = getattr(_V1, name)
     except AttributeError:
+      # tf.python, tf.pywrap_tensorflow, ...: TF 1.15's module at that path, as compat.paths serves it.
+      value = _paths.public_module("tf." + name) or _NOTHING
+      if value is _NOTHING and _paths.is_path("tensorflow." + name):
+        value = _paths.module("tensorflow." + name)
+    if value is _NOTHING:
       suggestion = _surface.removed_suggestion(name)
       if suggestion is not None:
         raise _surface.NotProvidedError(

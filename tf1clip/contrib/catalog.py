@@ -28,6 +28,7 @@ import types
 
 from tf1clip import shims
 from tf1clip import tf115
+from tf1clip.tf115 import module_paths
 
 # A contrib module may import tf-slim or tensorflow-estimator at its top: their shims go in first (tf1clip.shims).
 shims.install_import_hook()
@@ -313,8 +314,13 @@ def explain(name, missing=False):
   if len(parts) >= 4 and not tf115.has(name) and tf115.kind_of(parent) == "module":
     # TF 1.15's public API had no such name (it moved earlier, or never existed): say so, and keep
     # the advice the table has for it or its module.
-    message = ("%s is not provided by tf1clip (TensorFlow 1.15's %s had no public %s either)"
-               % (name, parent, parts[-1]))
+    module_path = "tensorflow." + parent[len("tf."):]
+    if module_paths.pair(module_path, parts[-1]) is not None:  # TF 1.15's module had it, but not as a public name
+      message = ("%s is not provided by tf1clip (TensorFlow 1.15 had it in the module %s, not in its public API)"
+                 % (name, module_path))
+    else:
+      message = ("%s is not provided by tf1clip (TensorFlow 1.15's %s had no public %s either)"
+                 % (name, parent, parts[-1]))
     advice = replacement(name)
     if advice != NO_REPLACEMENT:
       message += "; use instead: " + advice
@@ -337,7 +343,7 @@ class UnsupportedModule(types.ModuleType):
   def __getattr__(self, attr):
     if attr.startswith("__"):
       raise AttributeError(attr)
-    raise ContribNotProvidedError(self._symbol + "." + attr)
+    return deep_module(self._symbol, attr)
 
   def __call__(self, *args, **kwargs):
     raise ContribNotProvidedError(self._symbol)
@@ -402,9 +408,31 @@ def missing_attribute_hook(module_symbol, lazy=None):
       return resolve(lazy[attr])
     if attr.startswith("__"):
       raise AttributeError("module %r has no attribute %r" % (module_symbol, attr))
-    raise ContribNotProvidedError(module_symbol + "." + attr)
+    return deep_module(module_symbol, attr)
 
   return __getattr__
+
+
+# Set by compat.paths when it is imported (the importer and the facade import it): serves TF 1.15's module paths
+# below a contrib module. A hook, not an import: compat depends on contrib, not the other way round.
+PATH_SERVER = None
+
+
+def deep_module(module_symbol, attr, module_name=None):
+  """`tf.contrib.X.<attr>` that the package does not serve itself: where TF 1.15 had the module
+  `tensorflow.contrib.X.<attr>` (`.python`), that path's module as compat.paths serves it (so that `import
+  tensorflow.contrib.X.python.ops as m` walks to it); a name TF 1.15's module had (outside the index), what
+  compat.paths' rules serve for it (its home module, TensorFlow 2.21's or tf-slim's module); else the
+  ContribNotProvidedError naming it."""
+  if PATH_SERVER is None or normalize(module_symbol) + "." + attr in _indexed_names():
+    # a public TF 1.15 name: the catalog's own verdict and advice stand (the package serves it or declares why not)
+    raise ContribNotProvidedError(module_symbol + "." + attr)
+  # TF 1.15's path of this module: its file's (tf1clip.contrib.X... mirrors tensorflow.contrib.X...), else its name's.
+  module_path = "tensorflow." + normalize(module_name or module_symbol)[len("tf."):]
+  found = PATH_SERVER(module_path, attr)
+  if found is None:
+    raise ContribNotProvidedError(module_symbol + "." + attr)
+  return found
 
 
 # --- The index: what every TF 1.15 tf.contrib name is under tf1clip, collected from the packages -------------------
@@ -448,6 +476,11 @@ def index():
       fields = (line.rstrip("\n").split("\t") + [""] * 6)[:6]
       found[fields[0]] = Record(*fields)
   return found
+
+
+@functools.lru_cache(maxsize=None)
+def _indexed_names():
+  return frozenset(index())
 
 
 def provided_names():
@@ -548,7 +581,7 @@ def module_getattr(module_name, lazy=None, symbol=None, delegate=None):
     if delegate is not None:
       import importlib  # pylint: disable=import-outside-toplevel
       return getattr(importlib.import_module(delegate), attr)
-    raise ContribNotProvidedError(symbol + "." + attr)
+    return deep_module(symbol, attr, module_name)
 
   return __getattr__
 

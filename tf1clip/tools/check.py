@@ -28,11 +28,13 @@ import ast
 import collections
 
 from tf1clip.compat import numpy_legacy
+from tf1clip.compat import paths
 from tf1clip.compat import scipy_legacy
 from tf1clip.tools import api_index
 from tf1clip.tools import hazards
 from tf1clip.compat import surface
 from tf1clip import tf115
+from tf1clip.tf115 import module_paths
 from tf1clip.contrib import catalog
 
 RUNS = "runs unchanged"
@@ -350,6 +352,9 @@ class Resolver:
     hazard = _attribute_hazard(parts)
     if hazard is not None:
       return hazard
+    by_path = _resolve_path(parts)
+    if by_path is not None:
+      return by_path
     if len(parts) > 1 and parts[1] == "contrib":
       if kind == "import":
         return _resolve_contrib_import(parts)
@@ -404,6 +409,9 @@ class Resolver:
     below_tf = ".".join(below[:depth + 1])
     if root == "compat.v1":
       if depth == 0:
+        public_module = paths.module_of_public("tf." + below[0])
+        if public_module:  # tf.pywrap_tensorflow: served as TF 1.15's module at its path
+          return _resolve_path(parts, public_module)
         suggestion = surface.removed_suggestion(below_tf)
         if suggestion is not None:
           return missing, UNSUPPORTED, suggestion
@@ -438,6 +446,47 @@ class Resolver:
       missing = ".".join(head + below[:depth + 1])
       return missing, UNSUPPORTED, "%s has no %s" % (source.split(",")[0], missing)
     return ".".join(head + below[:depth]), PROVIDED, "from " + source
+
+
+def _resolve_path(parts, public_module=None):
+  """The verdict on a TF 1.15 module path the facade does not serve as a public name (`tf.contrib.layers.python
+  .layers.utils`, `tf.python.framework.graph_util.X`, `tf.pywrap_tensorflow.X`), as compat.paths serves it at run
+  time (its refusals are the ones the last module_coverage survey recorded); None for every other name."""
+  path_parts, offset = ["tensorflow"] + parts[1:], 0  # offset: path_parts[i] is parts[i + offset]
+  if public_module:
+    # tf.pywrap_tensorflow: a public name whose object is a module path (tensorflow.python.pywrap_tensorflow)
+    path_parts = public_module.split(".") + parts[2:]
+    offset = 2 - len(public_module.split("."))
+  elif parts[1:2] == ["contrib"] and len(parts) < 4:
+    return None  # tf.contrib.X: the contrib catalog judges it, as the runner serves it
+  end = 0
+  for k in range(len(path_parts), 1, -1):
+    if paths.is_path(".".join(path_parts[:k])):
+      end = k
+      break
+  if end == 0:
+    return None
+  path = ".".join(path_parts[:end])
+  if offset == 0 and module_paths.area_of(path) == "contrib public" or path_parts[1] == "examples":
+    return None  # the facade's own modules: the contrib catalog and the facade's tables judge them
+  if offset and end + offset < 2:
+    return None
+  reported = lambda n: ".".join(parts[:end + offset + n])
+  if not module_paths.has_module(path):
+    return reported(0), UNSUPPORTED, "TensorFlow 1.15's own import of %s failed" % path
+  if end == len(path_parts):
+    return reported(0), PROVIDED, "TF 1.15's module %s, served by its path (compat.paths)" % path
+  name = path_parts[end]
+  if _is_dunder(name):
+    return reported(0), PROVIDED, "TF 1.15's module %s, served by its path (compat.paths)" % path
+  message = paths.refusals().get((path, name))
+  if message is not None:
+    return reported(1), UNSUPPORTED, message
+  if module_paths.pair(path, name) is not None:
+    return reported(1), PROVIDED, "TF 1.15's %s.%s, served by its path (compat.paths)" % (path, name)
+  if name.startswith("_"):
+    return reported(1), RUNS, "a private name of %s: TensorFlow 2.21's or tf1clip's module at run time" % path
+  return reported(1), UNSUPPORTED, "TensorFlow 1.15's %s had no %s either" % (path, name)
 
 
 def _is_dunder(name):

@@ -3,6 +3,7 @@
     python -m tf1clip.tools.module_coverage                     # the per-area table on stdout
     python -m tf1clip.tools.module_coverage --json              # one record a module and a (module, name) pair
     python -m tf1clip.tools.module_coverage --module tensorflow.contrib.layers.python.layers.layers ...
+    python -m tf1clip.tools.module_coverage --write             # compat/paths_refused.tsv.gz + docs' table
 
 Place in the data flow: tf115.module_paths (the module-path inventory, written by TF 1.15) + compat (what `tf1clip
 run` gives a script) <- **tools.module_coverage** <- docs, tests. api_coverage does the same for the public names
@@ -142,7 +143,7 @@ def _status(error, clear):
 def _text(error):
   if error is None:
     return None
-  return "%s: %s" % (type(error).__name__, (str(error).splitlines() or [""])[0][:300])
+  return "%s: %s" % (type(error).__name__, (str(error).splitlines() or [""])[0][:1000])
 
 
 def _true(error, clear):
@@ -194,16 +195,50 @@ def table(records):
   return "\n".join(lines)
 
 
+DOC = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "docs",
+                   "api-coverage.md")
+_DOC_START = "<!-- module-path table: python -m tf1clip.tools.module_coverage --write -->"
+_DOC_END = "<!-- end of the module-path table -->"
+
+
+def write(records):
+  """Writes compat.paths.REFUSALS_FILE (every refused pair and its message, for `tf1clip check`) and the table
+  into docs/api-coverage.md between its markers (appended the first time)."""
+  import gzip  # pylint: disable=import-outside-toplevel
+  from tf1clip.compat import paths  # pylint: disable=import-outside-toplevel
+  refused = sorted((r["module"], r["name"], r["error"].partition(": ")[2]) for r in records
+                   if r["record"] == "pair" and r["status"] != "served")
+  with gzip.GzipFile(paths.REFUSALS_FILE, "wb", mtime=0) as f:
+    text = "# module\tname\tmessage (written by python -m tf1clip.tools.module_coverage --write)\n"
+    text += "".join("%s\t%s\t%s\n" % row for row in refused)
+    f.write(text.encode("utf-8"))
+  section = "\n".join([_DOC_START, "", table(records), "", _DOC_END])
+  with open(DOC, encoding="utf-8") as f:
+    doc = f.read()
+  if _DOC_START in doc:
+    doc = doc[:doc.index(_DOC_START)] + section + doc[doc.index(_DOC_END) + len(_DOC_END):]
+  else:
+    doc = doc.rstrip("\n") + "\n\n" + section + "\n"
+  with open(DOC, "w", encoding="utf-8") as f:
+    f.write(doc)
+
+
 def main(argv=None):
   parser = argparse.ArgumentParser(prog="python -m tf1clip.tools.module_coverage", description=__doc__.split("\n")[0])
   parser.add_argument("--json", action="store_true", help="print one JSON record a module and a pair")
+  parser.add_argument("--write", action="store_true",
+                      help="write compat/paths_refused.tsv.gz and the table in docs/api-coverage.md (all modules)")
   parser.add_argument("--module", action="append", default=[], metavar="PATH",
                       help="only this module path (repeatable; default: every module TF 1.15 imported)")
   args = parser.parse_args(argv)
   unknown = [p for p in args.module if not module_paths.has_module(p)]
   if unknown:
     parser.error("--module: TF 1.15 imported no module %s (see tf1clip/tf115/modules.tsv.gz)" % ", ".join(unknown))
+  if args.write and args.module:
+    parser.error("--write surveys every module: leave out --module")
   records = survey(args.module or None)
+  if args.write:
+    write(records)
   if args.json:
     json.dump(records, sys.stdout)
   else:

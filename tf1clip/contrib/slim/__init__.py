@@ -93,7 +93,7 @@ def __getattr__(name):  # pylint: disable=invalid-name
     return found
   # A name TF 1.15's contrib.slim had that tf1clip does not serve (a target column, ...) or never had:
   # either way the error names it and says what to use (catalog.explain).
-  raise _catalog.ContribNotProvidedError("tf.contrib.slim." + name)
+  return _catalog.deep_module("tf.contrib.slim", name)
 
 
 def __dir__():  # pylint: disable=invalid-name
