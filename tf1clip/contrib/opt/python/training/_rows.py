@@ -1,8 +1,9 @@
 """Row updates of a variable, the same three for ref and resource variables: what contrib.opt's sparse updates use.
 
-Place in the data flow (DESIGN.md): tf.compat.v1 scatter ops / ResourceVariable.scatter_* <- **contrib.opt.rows** <-
-the contrib.opt optimizers (weight_decay, adam_variants, sign). `ref(use_locking)` gives `tf.compat.v1.scatter_*`
-(the TF1 ref-variable ops, honouring use_locking); `RESOURCE` gives the resource variable's own methods.
+Place in the data flow (DESIGN.md): tf.compat.v1 scatter ops / ResourceVariable.scatter_* <- **contrib.opt's _rows** <-
+the contrib.opt optimizers (weight_decay_optimizers, nadam_optimizer, addsign). `ref(use_locking)` gives
+`tf.compat.v1.scatter_*` (the TF1 ref-variable ops, honouring use_locking); `RESOURCE` gives the resource
+variable's own methods.
 Each is called as `op(variable, indices, rows)` and returns the updated variable (ref) or the update op.
 """
 

@@ -13,7 +13,7 @@ import math
 
 import tensorflow as tf
 
-from tf1clip.contrib.opt import rows
+from tf1clip.contrib.opt.python.training import _rows
 
 
 class _SignOptimizer(tf.compat.v1.train.Optimizer):
@@ -72,10 +72,10 @@ class _SignOptimizer(tf.compat.v1.train.Optimizer):
     return tf.group(ops.sub(var, indices, step), m_t)
 
   def _apply_sparse(self, grad, var):
-    return self._rows_update(grad.values, var, grad.indices, rows.ref(self._use_locking))
+    return self._rows_update(grad.values, var, grad.indices, _rows.ref(self._use_locking))
 
   def _resource_apply_sparse(self, grad, var, indices):
-    return self._rows_update(grad, var, indices, rows.RESOURCE)
+    return self._rows_update(grad, var, indices, _rows.RESOURCE)
 
 
 class AddSignOptimizer(_SignOptimizer):

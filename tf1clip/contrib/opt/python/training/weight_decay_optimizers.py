@@ -10,7 +10,7 @@ variable and checkpoint names are the base optimizer's under the names "AdamW" /
 
 import tensorflow as tf
 
-from tf1clip.contrib.opt import rows
+from tf1clip.contrib.opt.python.training import _rows
 
 
 class DecoupledWeightDecayExtension(object):
@@ -73,12 +73,12 @@ class DecoupledWeightDecayExtension(object):
       return super(DecoupledWeightDecayExtension, self)._resource_apply_dense(grad, var)
 
   def _apply_sparse(self, grad, var):
-    decay = self._decay_rows(var, grad.indices, rows.ref(self._use_locking))
+    decay = self._decay_rows(var, grad.indices, _rows.ref(self._use_locking))
     with tf.control_dependencies([decay]):
       return super(DecoupledWeightDecayExtension, self)._apply_sparse(grad, var)
 
   def _resource_apply_sparse(self, grad, var, indices):
-    decay = self._decay_rows(var, indices, rows.RESOURCE)
+    decay = self._decay_rows(var, indices, _rows.RESOURCE)
     with tf.control_dependencies([decay]):
       return super(DecoupledWeightDecayExtension, self)._resource_apply_sparse(grad, var, indices)
 

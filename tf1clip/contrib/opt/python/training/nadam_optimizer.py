@@ -14,7 +14,7 @@ Semantics (TF 1.15):
 
 import tensorflow as tf
 
-from tf1clip.contrib.opt import rows
+from tf1clip.contrib.opt.python.training import _rows
 
 
 def _cast(value, dtype):
@@ -102,10 +102,10 @@ class AdaMaxOptimizer(tf.compat.v1.train.AdamOptimizer):
     return tf.group(ops.add(var, indices, step), m_t, v_t)
 
   def _apply_sparse(self, grad, var):
-    return self._rows_update(grad.values, var, grad.indices, rows.ref(self._use_locking))
+    return self._rows_update(grad.values, var, grad.indices, _rows.ref(self._use_locking))
 
   def _resource_apply_sparse(self, grad, var, indices):
-    return self._rows_update(grad, var, indices, rows.RESOURCE)
+    return self._rows_update(grad, var, indices, _rows.RESOURCE)
 
   def _finish(self, update_ops, name_scope):
     with tf.control_dependencies(update_ops):

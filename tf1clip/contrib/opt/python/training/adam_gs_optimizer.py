@@ -11,7 +11,7 @@ sparse updates are Adam's (AdamGS) and LazyAdam's (LazyAdamGS).
 
 import tensorflow as tf
 
-from tf1clip.contrib.opt import lazy_adam
+from tf1clip.contrib.opt.python.training import lazy_adam_optimizer
 
 
 class _GlobalStepPowers(object):
@@ -45,5 +45,5 @@ class AdamGSOptimizer(_GlobalStepPowers, tf.compat.v1.train.AdamOptimizer):
   """Adam with the beta powers from the global step (TF 1.15's `tf.contrib.opt.AdamGSOptimizer`)."""
 
 
-class LazyAdamGSOptimizer(_GlobalStepPowers, lazy_adam.LazyAdamOptimizer):
+class LazyAdamGSOptimizer(_GlobalStepPowers, lazy_adam_optimizer.LazyAdamOptimizer):
   """LazyAdam with the beta powers from the global step (TF 1.15's `tf.contrib.opt.LazyAdamGSOptimizer`)."""

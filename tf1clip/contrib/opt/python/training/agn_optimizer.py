@@ -22,7 +22,7 @@ grad variables after the division and applies the means, TF 1.15's usual result,
 
 import tensorflow as tf
 
-import tf1clip.contrib.opt.worker_copies as worker_copies
+import tf1clip.contrib.opt.python.training._worker_copies as worker_copies
 
 GLOBAL_VARIABLE_NAME = worker_copies.GLOBAL_VARIABLE_NAME
 GRAD_VARIABLE_NAME = "grad_variable"

@@ -21,7 +21,7 @@ centers under the trained variables' names.
 
 import tensorflow as tf
 
-import tf1clip.contrib.opt.worker_copies as worker_copies
+import tf1clip.contrib.opt.python.training._worker_copies as worker_copies
 
 LOCAL_VARIABLE_NAME = "local_center_variable"
 GLOBAL_VARIABLE_NAME = worker_copies.GLOBAL_VARIABLE_NAME
