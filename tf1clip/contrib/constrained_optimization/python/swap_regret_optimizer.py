@@ -14,7 +14,7 @@ import math
 
 import tensorflow as tf
 
-import tf1clip.contrib.constrained_optimization.constrained_optimizer as constrained_optimizer
+import tf1clip.contrib.constrained_optimization.python.constrained_optimizer as constrained_optimizer
 
 _GATE_OP = tf.compat.v1.train.Optimizer.GATE_OP
 

@@ -77,7 +77,7 @@ class SDCAOptimizer(object):
   def get_train_step(self, columns_to_variables, weight_column_name, loss_type, features, targets,
                      global_step):
     """Returns the training operation of an SdcaModel optimizer: `(sdca_model, train_op)`."""
-    import tf1clip.contrib.linear_optimizer.sdca_ops as sdca_ops  # pylint: disable=import-outside-toplevel
+    import tf1clip.contrib.linear_optimizer.python.ops.sdca_ops as sdca_ops  # pylint: disable=import-outside-toplevel
     examples, variables = self._training_examples_and_variables(
         columns_to_variables, weight_column_name, features, targets)
     sdca_model = sdca_ops.SdcaModel(
