@@ -8,7 +8,7 @@ tf1clip's clipping and wrappers.
 import tensorflow as tf
 
 from tf1clip.contrib import framework
-from tf1clip.contrib.layers import embedding_ops
+from tf1clip.contrib.layers.python.layers import embedding_ops
 
 
 def embed_sequence(ids, vocab_size=None, embed_dim=None, unique=False, initializer=None,

@@ -23,7 +23,7 @@ import importlib
 import tensorflow.compat.v1 as tf
 from tensorflow.python.feature_column import feature_column_v2 as _fc2
 
-import tf1clip.contrib.layers.feature_column as fc
+import tf1clip.contrib.layers.python.layers.feature_column as fc
 from tf1clip.contrib import catalog as _catalog
 
 
@@ -290,7 +290,7 @@ def sequence_input_from_feature_columns(columns_to_tensors, feature_columns, wei
 def _embedding_input(column, cache, columns_to_tensors, weight_collections, trainable, output_rank):
   """TF 1.15's _embeddings_from_arguments: an embedding / shared / scattered column's looked-up input."""
   if type(column).__name__ == "_ScatteredEmbeddingColumn":  # tf1clip's own class (feature_column.py)
-    import tf1clip.contrib.layers.embedding_ops as embedding_ops  # pylint: disable=import-outside-toplevel
+    from tf1clip.contrib.layers.python.layers import embedding_ops  # pylint: disable=import-outside-toplevel
     ids = _inner_flatten(columns_to_tensors[column.column_name], output_rank)
     embeddings = _model_variable("weights", [column.size], column.initializer, trainable, weight_collections)
     return embedding_ops.scattered_embedding_lookup_sparse(embeddings, ids, column.dimension,

@@ -10,7 +10,7 @@ default `None` was its legacy hash, which TensorFlow 2.21 cannot compute: a clea
 
 import tensorflow as tf
 
-import tf1clip.contrib.layers.sparse_feature_cross_op as sparse_feature_cross_op
+import tf1clip.contrib.layers.python.ops.sparse_feature_cross_op as sparse_feature_cross_op
 from tf1clip.contrib import catalog as _catalog
 
 

@@ -290,7 +290,7 @@ def create_feature_spec_for_parsing(feature_columns):
 def input_from_feature_columns(columns_to_tensors, feature_columns, weight_collections=None,
                                trainable=True, scope=None, cols_to_outs=None):
   """A DNN's input layer from the columns: TF 1.15's (feature_column_ops.input_from_feature_columns)."""
-  import tf1clip.contrib.layers.feature_column_ops as ops  # pylint: disable=import-outside-toplevel
+  import tf1clip.contrib.layers.python.layers.feature_column_ops as ops  # pylint: disable=import-outside-toplevel
   if not isinstance(columns_to_tensors, dict):
     columns_to_tensors = {"": columns_to_tensors}
   return ops.input_from_feature_columns(columns_to_tensors, feature_columns, weight_collections=weight_collections,
@@ -334,7 +334,7 @@ def _scattered_embedding_column_class():
   import tf_slim  # pylint: disable=import-outside-toplevel
   from tensorflow.python.feature_column import feature_column as fc_old  # pylint: disable=import-outside-toplevel
 
-  import tf1clip.contrib.layers.embedding_ops as embedding_ops  # pylint: disable=import-outside-toplevel
+  import tf1clip.contrib.layers.python.layers.embedding_ops as embedding_ops  # pylint: disable=import-outside-toplevel
 
   class _ScatteredEmbeddingColumn(
       fc_old._DenseColumn,  # pylint: disable=protected-access
@@ -387,4 +387,4 @@ SUCCESSOR = ("tf.compat.v1.feature_column (tf1clip serves the first feature-colu
              'on it; its column classes are gone, and DataFrameColumn wrapped a contrib.learn dataframe Series, '
              'which TF 1.15 no longer had: no TF 1.15 script could build one)')
 
-__getattr__ = _catalog.module_getattr(__name__)
+__getattr__ = _catalog.module_getattr(__name__, symbol="tf.contrib.layers.feature_column")
