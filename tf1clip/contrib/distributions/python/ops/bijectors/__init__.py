@@ -40,7 +40,7 @@ TransformDiagonal = _bijectors.TransformDiagonal
 masked_autoregressive_default_template = _bijectors.masked_autoregressive_default_template
 masked_dense = _bijectors.masked_dense
 real_nvp_default_template = _bijectors.real_nvp_default_template
-import tf1clip.contrib.distributions.distribution_util as distribution_util
+import tf1clip.contrib.distributions.python.ops.distribution_util as distribution_util
 
 _B = tfp.bijectors
 
@@ -475,4 +475,4 @@ NOT_SERVED = {
     "Weibull": 'tfp.bijectors.WeibullCDF (renamed)',
 }
 
-__getattr__ = _catalog.module_getattr(__name__)
+__getattr__ = _catalog.module_getattr(__name__, symbol="tf.contrib.distributions.bijectors")

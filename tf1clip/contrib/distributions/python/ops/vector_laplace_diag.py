@@ -12,8 +12,8 @@ import numpy as np
 import tensorflow as tf
 import tensorflow_probability as tfp
 
-import tf1clip.contrib.distributions.bijectors as bijectors
-import tf1clip.contrib.distributions.distribution_util as distribution_util
+import tf1clip.contrib.distributions.python.ops.bijectors as bijectors
+import tf1clip.contrib.distributions.python.ops.distribution_util as distribution_util
 
 _D = tfp.distributions
 

@@ -20,7 +20,7 @@ import tensorflow as tf
 import tensorflow_probability as tfp
 from tensorflow.python.ops.linalg import linear_operator_addition as linop_add_lib
 
-import tf1clip.contrib.distributions.bijectors as bijectors
+import tf1clip.contrib.distributions.python.ops.bijectors as bijectors
 
 _D = tfp.distributions
 
