@@ -1,6 +1,6 @@
 """`tf.contrib.seq2seq.BasicDecoder` and `BasicDecoderOutput`: one RNN cell step, then a Helper.
 
-Place in the data flow (DESIGN.md): cell (contrib.rnn / AttentionWrapper) + Helper (sampling) ->
+Place in the data flow (DESIGN.md): cell (contrib.rnn / AttentionWrapper) + Helper (helper) ->
 **BasicDecoder** -> dynamic_decode (decoder). Each step runs the cell, the optional output layer
 (e.g. `tf.compat.v1.layers.Dense(vocab)`, variables `decoder/dense/kernel`), asks the helper for
 the sample ids and the next inputs, as in TF 1.15.
@@ -10,8 +10,8 @@ import collections
 
 import tensorflow as tf
 
-from tf1clip.contrib.seq2seq import decoder
-from tf1clip.contrib.seq2seq import sampling
+from tf1clip.contrib.seq2seq.python.ops import decoder
+from tf1clip.contrib.seq2seq.python.ops import helper as helper_py
 
 
 class BasicDecoderOutput(collections.namedtuple("BasicDecoderOutput",
@@ -65,7 +65,7 @@ class BasicDecoder(decoder.Decoder):
       TypeError: if `cell`, `helper` or `output_layer` has the wrong type.
     """
     check_rnn_cell("cell", cell)
-    if not isinstance(helper, sampling.Helper):
+    if not isinstance(helper, helper_py.Helper):
       raise TypeError("helper must be a tf.contrib.seq2seq Helper, received: %s" % type(helper))
     check_output_layer(output_layer)
     self._cell = cell

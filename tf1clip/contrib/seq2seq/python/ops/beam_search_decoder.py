@@ -16,12 +16,12 @@ import numpy as np
 import tensorflow as tf
 from absl import logging
 
-from tf1clip.contrib.seq2seq import decoder
-from tf1clip.contrib.seq2seq.attention_wrapper import AttentionWrapperState
-from tf1clip.contrib.seq2seq.basic_decoder import check_output_layer
-from tf1clip.contrib.seq2seq.basic_decoder import check_rnn_cell
-from tf1clip.contrib.seq2seq.basic_decoder import projected_size
-from tf1clip.contrib.seq2seq.gather_tree import gather_tree
+from tf1clip.contrib.seq2seq.python.ops import decoder
+from tf1clip.contrib.seq2seq.python.ops.attention_wrapper import AttentionWrapperState
+from tf1clip.contrib.seq2seq.python.ops.basic_decoder import check_output_layer
+from tf1clip.contrib.seq2seq.python.ops.basic_decoder import check_rnn_cell
+from tf1clip.contrib.seq2seq.python.ops.basic_decoder import projected_size
+from tf1clip.contrib.seq2seq.python.ops.beam_search_ops import gather_tree
 
 _V1 = tf.compat.v1
 

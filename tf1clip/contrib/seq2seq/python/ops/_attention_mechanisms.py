@@ -16,7 +16,7 @@ import numpy as np
 import tensorflow as tf
 from tf_keras.src.legacy_tf_layers import core as legacy_layers
 
-from tf1clip.contrib.seq2seq.monotonic import monotonic_attention
+from tf1clip.contrib.seq2seq.python.ops._monotonic import monotonic_attention
 
 _V1 = tf.compat.v1
 

@@ -12,7 +12,7 @@ import abc
 
 import tensorflow as tf
 
-from tf1clip.contrib.seq2seq.decoder import transpose_batch_time
+from tf1clip.contrib.seq2seq.python.ops.decoder import transpose_batch_time
 
 _V1 = tf.compat.v1
 

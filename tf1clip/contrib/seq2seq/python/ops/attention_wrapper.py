@@ -16,9 +16,9 @@ import tensorflow as tf
 from tf_keras.src.layers.rnn import legacy_cells
 from tf_keras.src.legacy_tf_layers import core as legacy_layers
 
-from tf1clip.contrib.seq2seq.attention_mechanisms import AttentionMechanism
-from tf1clip.contrib.seq2seq.attention_mechanisms import zero_state_tensors
-from tf1clip.contrib.seq2seq.basic_decoder import check_rnn_cell
+from tf1clip.contrib.seq2seq.python.ops._attention_mechanisms import AttentionMechanism
+from tf1clip.contrib.seq2seq.python.ops._attention_mechanisms import zero_state_tensors
+from tf1clip.contrib.seq2seq.python.ops.basic_decoder import check_rnn_cell
 
 _V1 = tf.compat.v1
 
