@@ -9,7 +9,7 @@ import re
 
 import tensorflow as tf
 
-from tf1clip.contrib.graph_editor import op_lists
+from tf1clip.contrib.graph_editor import _op_lists
 
 _PLACEHOLDER_PREFIX = "geph"
 
@@ -140,5 +140,5 @@ def find_corresponding_elem(target, dst_graph, dst_scope="", src_scope=""):
 
 def find_corresponding(targets, dst_graph, dst_scope="", src_scope=""):
   """`find_corresponding_elem` for each leaf of a nested structure `targets`, keeping its structure."""
-  return op_lists.transform_tree(
+  return _op_lists.transform_tree(
       targets, lambda top: find_corresponding_elem(top, dst_graph, dst_scope, src_scope))

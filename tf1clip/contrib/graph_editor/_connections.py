@@ -7,12 +7,12 @@ keep (an op knows its control inputs, not the ops waiting on it).
 
 import tensorflow as tf
 
-from tf1clip.contrib.graph_editor import op_lists
+from tf1clip.contrib.graph_editor import _op_lists
 
 
 def get_generating_ops(ts):
   """The ops that produce the tensors `ts` (one tf.Tensor or a list), in the same order."""
-  return [t.op for t in op_lists.make_list_of_t(ts, allow_graph=False)]
+  return [t.op for t in _op_lists.make_list_of_t(ts, allow_graph=False)]
 
 
 def get_consuming_ops(ts):
@@ -28,8 +28,8 @@ def get_consuming_ops(ts):
     TypeError: `ts` holds something other than tensors.
   """
   ops = []
-  for t in op_lists.make_list_of_t(ts, allow_graph=False):
-    op_lists.concatenate_unique(ops, t.consumers())
+  for t in _op_lists.make_list_of_t(ts, allow_graph=False):
+    _op_lists.concatenate_unique(ops, t.consumers())
   return ops
 
 
@@ -64,7 +64,7 @@ class ControlOutputs:
     for op in self._graph.get_operations():
       for control_input in op.control_inputs:
         self._control_outputs.setdefault(control_input, [])
-        op_lists.concatenate_unique(self._control_outputs[control_input], [op])
+        _op_lists.concatenate_unique(self._control_outputs[control_input], [op])
     self._version = self._graph.version
 
   def get_all(self):
