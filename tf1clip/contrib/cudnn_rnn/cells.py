@@ -16,7 +16,7 @@ GPU-trained checkpoint restores into them on a CPU machine and back:
 import tensorflow as tf
 from tf_keras.src.layers.rnn import legacy_cells
 
-from tf1clip.contrib.rnn.block_cells import LSTMBlockCell
+from tf1clip.contrib.rnn.python.ops.lstm_ops import LSTMBlockCell
 
 V1 = tf.compat.v1
 

@@ -18,8 +18,8 @@ from absl import logging
 from tf_keras.src.engine import input_spec
 from tf_keras.src.layers.rnn import legacy_cells
 
-from tf1clip.contrib.rnn.linear import concat_sharded_variable
-from tf1clip.contrib.rnn.linear import layer_norm
+from tf1clip.contrib.rnn.python.ops._linear import concat_sharded_variable
+from tf1clip.contrib.rnn.python.ops._linear import layer_norm
 
 LSTMStateTuple = legacy_cells.LSTMStateTuple
 V1 = tf.compat.v1

@@ -13,7 +13,7 @@ import tensorflow as tf
 from absl import logging
 from tf_keras.src.layers.rnn import legacy_cells
 
-from tf1clip.contrib.rnn.linear import layer_norm
+from tf1clip.contrib.rnn.python.ops._linear import layer_norm
 
 LSTMStateTuple = legacy_cells.LSTMStateTuple
 

@@ -16,7 +16,7 @@ import tensorflow as tf
 from tf_keras.src.engine import input_spec
 from tf_keras.src.layers.rnn import legacy_cells
 
-from tf1clip.contrib.rnn.linear import linear
+from tf1clip.contrib.rnn.python.ops._linear import linear
 
 LSTMStateTuple = legacy_cells.LSTMStateTuple
 V1 = tf.compat.v1

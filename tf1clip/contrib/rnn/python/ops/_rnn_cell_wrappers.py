@@ -13,7 +13,7 @@ Both follow TensorFlow 1.15's contrib wrappers and create the same variables, so
 import tensorflow as tf
 from tf_keras.src.layers.rnn import legacy_cells
 
-from tf1clip.contrib.rnn.linear import linear
+from tf1clip.contrib.rnn.python.ops._linear import linear
 
 V1 = tf.compat.v1
 

@@ -21,7 +21,7 @@ import tensorflow as tf
 from absl import logging
 from tf_keras.src.layers.rnn import legacy_cells
 
-from tf1clip.contrib.rnn.linear import concat_sharded_variable
+from tf1clip.contrib.rnn.python.ops._linear import concat_sharded_variable
 
 V1 = tf.compat.v1
 
