@@ -5,17 +5,17 @@ without a GPU too (the opaque variable, its saveable, the CudnnRNN op); running 
 TensorFlow's InvalidArgumentError (no CPU kernel), and building one logs a warning naming the CPU cells
 (CudnnCompatibleLSTMCell / CudnnCompatibleGRUCell) that compute the same thing and read the same
 checkpoint. A layer holds one opaque variable
-`<layer scope>/opaque_kernel` and registers its class's saveable (params.CudnnLSTMSaveable, ..., as TF 1.15's
+`<layer scope>/opaque_kernel` and registers its class's saveable (cudnn_rnn_ops.CudnnLSTMSaveable, ..., as TF 1.15's
 layers did, named "<layer scope>/opaque_kernel_saveable") that writes the TF canonical weights under the names
-of the compatible cells (canonical.canonical_variable_names), so a checkpoint it writes restores into the CPU
+of the compatible cells (_canonical.canonical_variable_names), so a checkpoint it writes restores into the CPU
 cells, and one written by them restores into it. Placement is left to TensorFlow (no device pinning).
 """
 
 import tensorflow as tf
 from tf_keras.src.legacy_tf_layers import base as base_layer
 
-from tf1clip.contrib.cudnn_rnn import canonical
-from tf1clip.contrib.cudnn_rnn import params
+from tf1clip.contrib.cudnn_rnn.python.ops import _canonical
+from tf1clip.contrib.cudnn_rnn.python.ops import cudnn_rnn_ops
 
 V1 = tf.compat.v1
 
@@ -25,10 +25,10 @@ class CudnnNotAvailableError(RuntimeError):
 
 
 _CPU_ALTERNATIVE = {
-    canonical.CUDNN_LSTM: "tf.contrib.cudnn_rnn.CudnnCompatibleLSTMCell",
-    canonical.CUDNN_GRU: "tf.contrib.cudnn_rnn.CudnnCompatibleGRUCell",
-    canonical.CUDNN_RNN_TANH: "tf.contrib.rnn.BasicRNNCell (activation tanh)",
-    canonical.CUDNN_RNN_RELU: "tf.contrib.rnn.BasicRNNCell(activation=tf.nn.relu)",
+    _canonical.CUDNN_LSTM: "tf.contrib.cudnn_rnn.CudnnCompatibleLSTMCell",
+    _canonical.CUDNN_GRU: "tf.contrib.cudnn_rnn.CudnnCompatibleGRUCell",
+    _canonical.CUDNN_RNN_TANH: "tf.contrib.rnn.BasicRNNCell (activation tanh)",
+    _canonical.CUDNN_RNN_RELU: "tf.contrib.rnn.BasicRNNCell(activation=tf.nn.relu)",
 }
 
 
@@ -47,10 +47,10 @@ class _CudnnRNN(base_layer.Layer):
   """A multi-layer cuDNN RNN over time-major inputs; subclasses fix the RNN mode."""
 
   _rnn_mode = None
-  _saveable_cls = None  # the layer's params.Cudnn*Saveable
+  _saveable_cls = None  # the layer's cudnn_rnn_ops.Cudnn*Saveable
 
-  def __init__(self, num_layers, num_units, input_mode=canonical.CUDNN_INPUT_LINEAR_MODE,
-               direction=canonical.CUDNN_RNN_UNIDIRECTION, dropout=0., seed=None,
+  def __init__(self, num_layers, num_units, input_mode=_canonical.CUDNN_INPUT_LINEAR_MODE,
+               direction=_canonical.CUDNN_RNN_UNIDIRECTION, dropout=0., seed=None,
                dtype=tf.float32, kernel_initializer=None, bias_initializer=None, name=None):
     """Creates the layer.
 
@@ -70,12 +70,12 @@ class _CudnnRNN(base_layer.Layer):
       ValueError: an unknown direction or input_mode, or a dtype that is not a float.
     """
     super().__init__(dtype=dtype, name=name)
-    if direction not in (canonical.CUDNN_RNN_UNIDIRECTION, canonical.CUDNN_RNN_BIDIRECTION):
+    if direction not in (_canonical.CUDNN_RNN_UNIDIRECTION, _canonical.CUDNN_RNN_BIDIRECTION):
       raise ValueError("Invalid direction: %s, expecting %s or %s"
-                       % (direction, canonical.CUDNN_RNN_UNIDIRECTION, canonical.CUDNN_RNN_BIDIRECTION))
-    if input_mode != canonical.CUDNN_INPUT_LINEAR_MODE:
+                       % (direction, _canonical.CUDNN_RNN_UNIDIRECTION, _canonical.CUDNN_RNN_BIDIRECTION))
+    if input_mode != _canonical.CUDNN_INPUT_LINEAR_MODE:
       raise ValueError("%s supports input_mode=%r only; got %r"
-                       % (type(self).__name__, canonical.CUDNN_INPUT_LINEAR_MODE, input_mode))
+                       % (type(self).__name__, _canonical.CUDNN_INPUT_LINEAR_MODE, input_mode))
     if tf.as_dtype(dtype) not in (tf.float16, tf.float32, tf.float64):
       raise ValueError("Only support float16, float32, float64, provided %s" % dtype)
     self._plain_dtype = tf.as_dtype(dtype)
@@ -87,7 +87,7 @@ class _CudnnRNN(base_layer.Layer):
     self._seed = seed
     self._kernel_initializer = kernel_initializer
     self._bias_initializer = bias_initializer
-    self._num_pseudo = num_layers * canonical.num_dirs(direction)
+    self._num_pseudo = num_layers * _canonical.num_dirs(direction)
     self._input_size = None
     self._saveable = None
     self.kernel = None
@@ -97,7 +97,7 @@ class _CudnnRNN(base_layer.Layer):
   input_mode = property(lambda self: self._input_mode)
   rnn_mode = property(lambda self: self._rnn_mode, doc="`lstm`, `gru`, `rnn_relu` or `rnn_tanh`.")
   direction = property(lambda self: self._direction)
-  num_dirs = property(lambda self: canonical.num_dirs(self._direction))
+  num_dirs = property(lambda self: _canonical.num_dirs(self._direction))
   saveable = property(lambda self: self._saveable, doc="The checkpoint saveable (after build).")
 
   @property
@@ -111,9 +111,9 @@ class _CudnnRNN(base_layer.Layer):
     """Shapes of the cuDNN canonical weights: per layer (and direction) the input then the recurrent ones."""
     if not self._input_size:
       raise RuntimeError("%s.canonical_weight_shapes invoked before input shape is known" % type(self).__name__)
-    half = canonical.PARAMS_PER_LAYER[self._rnn_mode] // 2
+    half = _canonical.PARAMS_PER_LAYER[self._rnn_mode] // 2
     shapes = []
-    for width in canonical.pseudo_layer_input_sizes(self._num_layers, self._num_units, self._input_size,
+    for width in _canonical.pseudo_layer_input_sizes(self._num_layers, self._num_units, self._input_size,
                                                     self._direction):
       shapes += [(self._num_units, width)] * half + [(self._num_units, self._num_units)] * half
     return shapes
@@ -121,12 +121,12 @@ class _CudnnRNN(base_layer.Layer):
   @property
   def canonical_bias_shapes(self):
     """Shapes of the cuDNN canonical biases."""
-    return [[self._num_units]] * (self._num_pseudo * canonical.PARAMS_PER_LAYER[self._rnn_mode])
+    return [[self._num_units]] * (self._num_pseudo * _canonical.PARAMS_PER_LAYER[self._rnn_mode])
 
   def state_shape(self, batch_size):
     """[num_layers * num_dirs, batch_size, num_units], twice (h, c) for LSTM, once (h,) otherwise."""
     shape = [self._num_pseudo, batch_size, self._num_units]
-    return (shape, list(shape)) if self._rnn_mode == canonical.CUDNN_LSTM else (shape,)
+    return (shape, list(shape)) if self._rnn_mode == _canonical.CUDNN_LSTM else (shape,)
 
   def build(self, input_shape):
     if self.built:
@@ -196,7 +196,7 @@ class _CudnnRNN(base_layer.Layer):
     if initial_state is None:
       initial_state = tuple(tf.zeros(shape, dtype=inputs.dtype) for shape in self.state_shape(batch))
     h = initial_state[0]
-    c = initial_state[1] if self._rnn_mode == canonical.CUDNN_LSTM else tf.zeros_like(h)
+    c = initial_state[1] if self._rnn_mode == _canonical.CUDNN_LSTM else tf.zeros_like(h)
     if sequence_lengths is None:
       sequence_lengths = tf.fill([batch], time_len)
     seed, seed2 = V1.get_seed(self._seed)
@@ -207,28 +207,28 @@ class _CudnnRNN(base_layer.Layer):
         seed=seed or 0, seed2=seed2 or 0, is_training=training, time_major=True)
     if not time_major:
       outputs = tf.transpose(outputs, [1, 0, 2])
-    return outputs, ((h, c) if self._rnn_mode == canonical.CUDNN_LSTM else (h,))
+    return outputs, ((h, c) if self._rnn_mode == _canonical.CUDNN_LSTM else (h,))
 
 
 class CudnnLSTM(_CudnnRNN):
   """cuDNN's LSTM (gates i, f, c, o; no forget bias); on CPU use CudnnCompatibleLSTMCell."""
-  _rnn_mode = canonical.CUDNN_LSTM
-  _saveable_cls = params.CudnnLSTMSaveable
+  _rnn_mode = _canonical.CUDNN_LSTM
+  _saveable_cls = cudnn_rnn_ops.CudnnLSTMSaveable
 
 
 class CudnnGRU(_CudnnRNN):
   """cuDNN's GRU (reset gate after the recurrent projection); on CPU use CudnnCompatibleGRUCell."""
-  _rnn_mode = canonical.CUDNN_GRU
-  _saveable_cls = params.CudnnGRUSaveable
+  _rnn_mode = _canonical.CUDNN_GRU
+  _saveable_cls = cudnn_rnn_ops.CudnnGRUSaveable
 
 
 class CudnnRNNTanh(_CudnnRNN):
   """cuDNN's tanh RNN; on CPU use BasicRNNCell."""
-  _rnn_mode = canonical.CUDNN_RNN_TANH
-  _saveable_cls = params.CudnnRNNTanhSaveable
+  _rnn_mode = _canonical.CUDNN_RNN_TANH
+  _saveable_cls = cudnn_rnn_ops.CudnnRNNTanhSaveable
 
 
 class CudnnRNNRelu(_CudnnRNN):
   """cuDNN's ReLU RNN; on CPU use BasicRNNCell(activation=tf.nn.relu)."""
-  _rnn_mode = canonical.CUDNN_RNN_RELU
-  _saveable_cls = params.CudnnRNNReluSaveable
+  _rnn_mode = _canonical.CUDNN_RNN_RELU
+  _saveable_cls = cudnn_rnn_ops.CudnnRNNReluSaveable

@@ -12,7 +12,7 @@
 
 The opaque <-> cuDNN canonical step is cuDNN's own (the raw ops, GPU kernels only, as on TF 1.15: the graph
 builds anywhere; running it without a GPU fails with InvalidArgumentError); cuDNN canonical <-> TF canonical
-is canonical.cudnn_to_tf / tf_to_cudnn, which build TF 1.15's ops in TF 1.15's order (so the tensors have
+is _canonical.cudnn_to_tf / tf_to_cudnn, which build TF 1.15's ops in TF 1.15's order (so the tensors have
 TF 1.15's names). TF 1.15 pinned the two cuDNN ops to "/gpu:0"; here TensorFlow places them (they have GPU
 kernels only, so on a GPU they land there). Object-based checkpoints (tf.train.Checkpoint's split
 dependencies of TF 1.15's private `_add_trackable_dependencies`) are not ported: name-based tf.train.Saver
@@ -22,14 +22,14 @@ checkpoints are.
 import tensorflow as tf
 from tensorflow.python.training.saving import saveable_object
 
-from tf1clip.contrib.cudnn_rnn import canonical
+from tf1clip.contrib.cudnn_rnn.python.ops import _canonical
 
 V1 = tf.compat.v1
 
-CUDNN_LSTM_PARAMS_PER_LAYER = canonical.PARAMS_PER_LAYER[canonical.CUDNN_LSTM]
-CUDNN_GRU_PARAMS_PER_LAYER = canonical.PARAMS_PER_LAYER[canonical.CUDNN_GRU]
-CUDNN_RNN_TANH_PARAMS_PER_LAYER = canonical.PARAMS_PER_LAYER[canonical.CUDNN_RNN_TANH]
-CUDNN_RNN_RELU_PARAMS_PER_LAYER = canonical.PARAMS_PER_LAYER[canonical.CUDNN_RNN_RELU]
+CUDNN_LSTM_PARAMS_PER_LAYER = _canonical.PARAMS_PER_LAYER[_canonical.CUDNN_LSTM]
+CUDNN_GRU_PARAMS_PER_LAYER = _canonical.PARAMS_PER_LAYER[_canonical.CUDNN_GRU]
+CUDNN_RNN_TANH_PARAMS_PER_LAYER = _canonical.PARAMS_PER_LAYER[_canonical.CUDNN_RNN_TANH]
+CUDNN_RNN_RELU_PARAMS_PER_LAYER = _canonical.PARAMS_PER_LAYER[_canonical.CUDNN_RNN_RELU]
 
 
 class CudnnParamsFormatConverter(object):
@@ -39,7 +39,7 @@ class CudnnParamsFormatConverter(object):
   _num_params_per_layer = None
 
   def __init__(self, num_layers, num_units, input_size, num_proj=None,
-               input_mode=canonical.CUDNN_INPUT_LINEAR_MODE, direction=canonical.CUDNN_RNN_UNIDIRECTION):
+               input_mode=_canonical.CUDNN_INPUT_LINEAR_MODE, direction=_canonical.CUDNN_RNN_UNIDIRECTION):
     """Creates the converter.
 
     Args:
@@ -56,7 +56,7 @@ class CudnnParamsFormatConverter(object):
     self._input_mode = input_mode
     self._num_proj = num_proj
     self._direction = direction
-    self._num_dirs = 1 if direction == canonical.CUDNN_RNN_UNIDIRECTION else 2
+    self._num_dirs = 1 if direction == _canonical.CUDNN_RNN_UNIDIRECTION else 2
     self._num_params = self._num_params_per_layer * num_layers * self._num_dirs
 
   def tf_canonical_to_opaque(self, tf_canonicals, weights_proj=None):
@@ -110,7 +110,7 @@ class CudnnParamsFormatConverter(object):
     tf_weights, tf_biases, tf_weights_proj = [], [], []
     for k in range(self._num_layers * self._num_dirs):
       weights = list(cu_weights[k * per_weights:(k + 1) * per_weights])
-      params = canonical.cudnn_to_tf(self._rnn_mode, weights[:n], list(cu_biases[k * n:(k + 1) * n]))
+      params = _canonical.cudnn_to_tf(self._rnn_mode, weights[:n], list(cu_biases[k * n:(k + 1) * n]))
       tf_weights.extend(params[0::2])
       if self._num_proj:
         tf_weights_proj.append(tf.transpose(weights[n]))
@@ -123,7 +123,7 @@ class CudnnParamsFormatConverter(object):
     weights = tf_canonicals[:len(tf_canonicals) // 2]
     biases = tf_canonicals[len(tf_canonicals) // 2:]
     pseudo_layers = self._num_layers * self._num_dirs
-    per_layer = len(canonical.TF_CANONICAL_NAMES[self._rnn_mode]) // 2
+    per_layer = len(_canonical.TF_CANONICAL_NAMES[self._rnn_mode]) // 2
     if len(weights) != per_layer * pseudo_layers or len(biases) != per_layer * pseudo_layers:
       raise ValueError(
           "tf_canonical_to_opaque of a %d-layer %s %s takes %d TF canonical weights, then as many biases; got %d "
@@ -131,13 +131,13 @@ class CudnnParamsFormatConverter(object):
                        len(tf_canonicals)))
     per_weights = per_biases = per_layer
     recurrent = self._num_proj or self._num_units
-    widths = canonical.pseudo_layer_input_sizes(self._num_layers, recurrent, self._input_size, self._direction)
+    widths = _canonical.pseudo_layer_input_sizes(self._num_layers, recurrent, self._input_size, self._direction)
     cu_weights, cu_biases = [], []
     for k, width in enumerate(widths):
       layer_weights = weights[k * per_weights:(k + 1) * per_weights]
       layer_biases = biases[k * per_biases:(k + 1) * per_biases]
       params = [t for pair in zip(layer_weights, layer_biases) for t in pair]
-      w, b = canonical.tf_to_cudnn(self._rnn_mode, params, width, self._num_units, recurrent)
+      w, b = _canonical.tf_to_cudnn(self._rnn_mode, params, width, self._num_units, recurrent)
       cu_weights.extend(w)
       if weights_proj is not None:
         cu_weights.append(tf.transpose(weights_proj[k]))
@@ -147,25 +147,25 @@ class CudnnParamsFormatConverter(object):
 
 class CudnnParamsFormatConverterLSTM(CudnnParamsFormatConverter):
   """Converts between the params of a cuDNN LSTM and TF's (CudnnCompatibleLSTMCell's kernel and bias)."""
-  _rnn_mode = canonical.CUDNN_LSTM
+  _rnn_mode = _canonical.CUDNN_LSTM
   _num_params_per_layer = CUDNN_LSTM_PARAMS_PER_LAYER
 
 
 class CudnnParamsFormatConverterGRU(CudnnParamsFormatConverter):
   """Converts between the params of a cuDNN GRU and TF's (CudnnCompatibleGRUCell's six variables)."""
-  _rnn_mode = canonical.CUDNN_GRU
+  _rnn_mode = _canonical.CUDNN_GRU
   _num_params_per_layer = CUDNN_GRU_PARAMS_PER_LAYER
 
 
 class CudnnParamsFormatConverterTanh(CudnnParamsFormatConverter):
   """Converts between the params of a cuDNN tanh RNN and TF's (BasicRNNCell's kernel and bias)."""
-  _rnn_mode = canonical.CUDNN_RNN_TANH
+  _rnn_mode = _canonical.CUDNN_RNN_TANH
   _num_params_per_layer = CUDNN_RNN_TANH_PARAMS_PER_LAYER
 
 
 class CudnnParamsFormatConverterRelu(CudnnParamsFormatConverter):
   """Converts between the params of a cuDNN ReLU RNN and TF's (BasicRNNCell's kernel and bias)."""
-  _rnn_mode = canonical.CUDNN_RNN_RELU
+  _rnn_mode = _canonical.CUDNN_RNN_RELU
   _num_params_per_layer = CUDNN_RNN_RELU_PARAMS_PER_LAYER
 
 
@@ -176,7 +176,7 @@ class CudnnOpaqueParamsSaveable(saveable_object.SaveableObject):
   _rnn_mode = None
 
   def __init__(self, opaque_params, num_layers, num_units, input_size,
-               input_mode=canonical.CUDNN_INPUT_LINEAR_MODE, direction=canonical.CUDNN_RNN_UNIDIRECTION,
+               input_mode=_canonical.CUDNN_INPUT_LINEAR_MODE, direction=_canonical.CUDNN_RNN_UNIDIRECTION,
                scope=None, name="cudnn_rnn_saveable"):
     """Creates the saveable.
 
@@ -198,10 +198,10 @@ class CudnnOpaqueParamsSaveable(saveable_object.SaveableObject):
     else:
       self._scope = None
     self._variables = opaque_params
-    self._num_dirs = 1 if direction == canonical.CUDNN_RNN_UNIDIRECTION else 2
+    self._num_dirs = 1 if direction == _canonical.CUDNN_RNN_UNIDIRECTION else 2
     self._format_converter = None
     tf_weights, tf_biases = self.format_converter.opaque_to_tf_canonical(self._variables)
-    names = canonical.canonical_variable_names("", self._rnn_mode, num_layers, direction)
+    names = _canonical.canonical_variable_names("", self._rnn_mode, num_layers, direction)
     self._weight_names = [n for layer in names for n in layer[0::2]]
     self._bias_names = [n for layer in names for n in layer[1::2]]
     self._param_names = self._weight_names + self._bias_names
@@ -229,22 +229,22 @@ class CudnnOpaqueParamsSaveable(saveable_object.SaveableObject):
 class CudnnLSTMSaveable(CudnnOpaqueParamsSaveable):
   """Saves a cuDNN LSTM's params as CudnnCompatibleLSTMCell's kernel and bias."""
   _format_converter_cls = CudnnParamsFormatConverterLSTM
-  _rnn_mode = canonical.CUDNN_LSTM
+  _rnn_mode = _canonical.CUDNN_LSTM
 
 
 class CudnnGRUSaveable(CudnnOpaqueParamsSaveable):
   """Saves a cuDNN GRU's params as CudnnCompatibleGRUCell's variables."""
   _format_converter_cls = CudnnParamsFormatConverterGRU
-  _rnn_mode = canonical.CUDNN_GRU
+  _rnn_mode = _canonical.CUDNN_GRU
 
 
 class CudnnRNNTanhSaveable(CudnnLSTMSaveable):
   """Saves a cuDNN tanh RNN's params as BasicRNNCell's kernel and bias."""
   _format_converter_cls = CudnnParamsFormatConverterTanh
-  _rnn_mode = canonical.CUDNN_RNN_TANH
+  _rnn_mode = _canonical.CUDNN_RNN_TANH
 
 
 class CudnnRNNReluSaveable(CudnnLSTMSaveable):
   """Saves a cuDNN ReLU RNN's params as BasicRNNCell's kernel and bias."""
   _format_converter_cls = CudnnParamsFormatConverterRelu
-  _rnn_mode = canonical.CUDNN_RNN_RELU
+  _rnn_mode = _canonical.CUDNN_RNN_RELU
