@@ -94,7 +94,7 @@ def test_autograph_leaves_contrib_code_unconverted_once_a_script_touches_tf_cont
       import json
       from tensorflow.python.autograph.impl import conversion
       import tf1clip.compat.v1 as tf
-      from tf1clip.contrib.seq2seq import attention_wrapper
+      from tf1clip.contrib.seq2seq.python.ops import attention_wrapper
       before = conversion.is_allowlisted(attention_wrapper.AttentionWrapper.call)
       tf.contrib.seq2seq  # the first touch of tf.contrib applies the shim
       from tf_slim.layers import rev_block_lib

@@ -11,7 +11,7 @@ import tensorflow as tf
 
 from tf1clip.contrib import rnn
 from tf1clip.contrib import seq2seq
-from tf1clip.contrib.seq2seq import beam_search_decoder
+from tf1clip.contrib.seq2seq.python.ops import beam_search_decoder
 
 _get_scores = beam_search_decoder._get_scores  # pylint: disable=protected-access
 

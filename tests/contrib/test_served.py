@@ -51,7 +51,7 @@ def test_contrib_layers_serves_tf_slims_objects_and_ports_only_what_slim_lacks()
                "variance_scaling_initializer", "apply_regularization", "conv2d"):
     assert getattr(contrib.layers, name) is getattr(tf_slim, name), name
   assert contrib.layers.optimize_loss.__module__ == "tf_slim.layers.optimizers"
-  assert contrib.layers.embed_sequence.__module__ == "tf1clip.contrib.layers.encoders"
+  assert contrib.layers.embed_sequence.__module__ == "tf1clip.contrib.layers.python.layers.encoders"
 
 
 def test_tfp_distributions_and_bijectors_run_in_graph_mode(sess):

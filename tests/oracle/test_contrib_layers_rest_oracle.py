@@ -194,7 +194,7 @@ with tf.Session() as sess:
 
 # The legacy hash (sparse_feature_cross's hashed output with hash_key=None, TF 1.15's default, and so the
 # scattered lookups without a hash_key) is not computable on TensorFlow 2.21: tf1clip raises NotImplementedError
-# where TF 1.15 returned values (see tf1clip/contrib/layers/sparse_feature_cross_op.py).
+# where TF 1.15 returned values (see tf1clip/contrib/layers/python/ops/sparse_feature_cross_op.py).
 LEGACY_HASH = r'''
 import tensorflow as tf
 report_errors("legacy_hash", [("cross", lambda: tf.contrib.slim.sparse_feature_cross(

@@ -54,8 +54,9 @@ TF1CLIP_NAMES = {
     **{"estimator." + name: "tf1clip.python.estimator.canned.boosted_trees:" + name
        for name in ("BoostedTreesClassifier", "BoostedTreesRegressor", "BoostedTreesEstimator")},
     # TF 1.15 had one KL registry for tf.distributions and tf.contrib.distributions; here they are TensorFlow's
-    # classes and tfp's: one function for both names takes either (contrib/distributions/kl.py).
-    "distributions.kl_divergence": "tf1clip.contrib.distributions.kl:kl_divergence",
+    # classes and tfp's: one function for both names takes either
+    # (tf1clip/python/ops/distributions/kullback_leibler.py).
+    "distributions.kl_divergence": "tf1clip.python.ops.distributions.kullback_leibler:kl_divergence",
 }
 
 

@@ -525,8 +525,20 @@ def _whole_package_of(name):
 
 
 def _package_of(name):
-  """The loaded tf1clip module that serves the contrib module `name`, or None ("tf.contrib.rnn" -> tf1clip.contrib.rnn)."""
-  return sys.modules.get("tf1clip" + name[len("tf"):]) if name.startswith("tf.contrib.") else None
+  """The loaded tf1clip module that serves the contrib module `name`, or None ("tf.contrib.rnn" -> tf1clip.contrib.rnn).
+
+  A module whose file is at TF 1.15's path rather than at its public name (`tf.contrib.layers.feature_column` is
+  tf1clip.contrib.layers.python.layers.feature_column) is found as its package's attribute.
+  """
+  if not name.startswith("tf.contrib."):
+    return None
+  module = sys.modules.get("tf1clip" + name[len("tf"):])
+  parent = _package_of(name.rpartition(".")[0]) if module is None and name.count(".") > 2 else None
+  if parent is not None:  # its own submodule, not another package it imports (tf.contrib.grid_rnn.layers)
+    attr = vars(parent).get(name.rpartition(".")[2])
+    if isinstance(attr, types.ModuleType) and attr.__name__.startswith(parent.__name__ + "."):
+      module = attr
+  return module
 
 
 def _declaration(module, attr, default=None):
@@ -660,8 +672,8 @@ def collect():
       found = not isinstance(obj, UnsupportedModule)
     except (ImportError, AttributeError):
       obj, found = None, False
-    holder = sys.modules.get("tf1clip" + module_name[len("tf"):], contrib)
-    package = sys.modules.get("tf1clip" + name[len("tf"):])
+    holder = _package_of(module_name) or contrib
+    package = _package_of(name)
     whole = _declaration(package, "WHOLE")
     if found:
       status = WHOLE_STATUS if whole else SERVED_STATUS

@@ -162,10 +162,10 @@ _BY_TF1 = {m.tf1: m for m in MAPPINGS}
 
 def _class_table():
   """Exact TF1 class -> Mapping. A subclass is not its parent: it may change the update (LazyAdam)."""
-  from tf1clip.contrib.opt import lazy_adam  # pylint: disable=g-import-not-at-top
+  from tf1clip.contrib.opt.python.training import lazy_adam_optimizer  # pylint: disable=g-import-not-at-top
   train = tf.compat.v1.train
   table = {getattr(train, m.tf1): m for m in MAPPINGS if hasattr(train, m.tf1)}
-  table[lazy_adam.LazyAdamOptimizer] = _BY_TF1["LazyAdamOptimizer"]
+  table[lazy_adam_optimizer.LazyAdamOptimizer] = _BY_TF1["LazyAdamOptimizer"]
   return table
 
 

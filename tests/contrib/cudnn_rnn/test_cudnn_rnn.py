@@ -11,13 +11,13 @@ import tensorflow as tf
 
 from tf1clip.contrib import cudnn_rnn
 from tf1clip.contrib import rnn
-from tf1clip.contrib.cudnn_rnn import canonical
+from tf1clip.contrib.cudnn_rnn.python.ops import _canonical
 
 V1 = tf.compat.v1
 HAS_GPU = bool(tf.config.list_physical_devices("GPU"))
 NO_GPU_REASON = "tf.config.list_physical_devices('GPU') is empty: the cuDNN kernels need a GPU"
-MODES = [canonical.CUDNN_LSTM, canonical.CUDNN_GRU, canonical.CUDNN_RNN_TANH, canonical.CUDNN_RNN_RELU]
-DIRECTIONS = [canonical.CUDNN_RNN_UNIDIRECTION, canonical.CUDNN_RNN_BIDIRECTION]
+MODES = [_canonical.CUDNN_LSTM, _canonical.CUDNN_GRU, _canonical.CUDNN_RNN_TANH, _canonical.CUDNN_RNN_RELU]
+DIRECTIONS = [_canonical.CUDNN_RNN_UNIDIRECTION, _canonical.CUDNN_RNN_BIDIRECTION]
 UNITS, DEPTH, BATCH, STEPS = 3, 4, 2, 5
 
 
@@ -26,7 +26,7 @@ def _sigmoid(x):
 
 
 def _random_opaque(mode, num_layers, direction, seed=0):
-  size = canonical.opaque_params_size(mode, num_layers, UNITS, DEPTH, direction)
+  size = _canonical.opaque_params_size(mode, num_layers, UNITS, DEPTH, direction)
   return np.random.RandomState(seed).uniform(-0.6, 0.6, size).astype(np.float32)
 
 
@@ -34,33 +34,33 @@ def _random_opaque(mode, num_layers, direction, seed=0):
                          list(itertools.product(MODES, DIRECTIONS, [1, 2])))
 def test_tf_canonical_to_opaque_and_back_is_exact(sess, mode, direction, num_layers):
   opaque = _random_opaque(mode, num_layers, direction)
-  tf_params = canonical.opaque_to_tf_canonical(opaque, mode, num_layers, UNITS, DEPTH, direction)
-  again = canonical.opaque_to_tf_canonical(
-      canonical.tf_canonical_to_opaque(tf_params, mode, num_layers, UNITS, DEPTH, direction),
+  tf_params = _canonical.opaque_to_tf_canonical(opaque, mode, num_layers, UNITS, DEPTH, direction)
+  again = _canonical.opaque_to_tf_canonical(
+      _canonical.tf_canonical_to_opaque(tf_params, mode, num_layers, UNITS, DEPTH, direction),
       mode, num_layers, UNITS, DEPTH, direction)
   first, second = sess.run((tf_params, again))
-  assert len(first) == num_layers * canonical.num_dirs(direction)
+  assert len(first) == num_layers * _canonical.num_dirs(direction)
   for a, b in zip(tf.nest.flatten(first), tf.nest.flatten(second)):
     np.testing.assert_array_equal(a, b)  # exact: the bias halves add back to the same float
 
 
 @pytest.mark.parametrize("mode", MODES)
 def test_opaque_to_cudnn_canonical_and_back_is_exact_and_keeps_the_bias_sums(sess, mode):
-  opaque = _random_opaque(mode, 2, canonical.CUDNN_RNN_BIDIRECTION, seed=1)
-  weights, biases = canonical.opaque_to_cudnn_canonical(opaque, mode, 2, UNITS, DEPTH,
-                                                        canonical.CUDNN_RNN_BIDIRECTION)
-  repacked = sess.run(canonical.cudnn_canonical_to_opaque(weights, biases))
+  opaque = _random_opaque(mode, 2, _canonical.CUDNN_RNN_BIDIRECTION, seed=1)
+  weights, biases = _canonical.opaque_to_cudnn_canonical(opaque, mode, 2, UNITS, DEPTH,
+                                                        _canonical.CUDNN_RNN_BIDIRECTION)
+  repacked = sess.run(_canonical.cudnn_canonical_to_opaque(weights, biases))
   np.testing.assert_array_equal(repacked, opaque)
-  n = canonical.PARAMS_PER_LAYER[mode]
+  n = _canonical.PARAMS_PER_LAYER[mode]
   w, b = sess.run((weights[:n], biases[:n]))
-  tf_params = canonical.cudnn_to_tf(mode, w, b)
-  w2, b2 = sess.run(canonical.tf_to_cudnn(mode, tf_params, DEPTH, UNITS))
+  tf_params = _canonical.cudnn_to_tf(mode, w, b)
+  w2, b2 = sess.run(_canonical.tf_to_cudnn(mode, tf_params, DEPTH, UNITS))
   for a, c in zip(w, w2):
     np.testing.assert_array_equal(a, c)
   half = n // 2
   # A checkpoint keeps b_W + b_R only (TF 1.15's format); GRU's candidate biases stay separate.
   for k in range(half):
-    if mode == canonical.CUDNN_GRU and k == 2:
+    if mode == _canonical.CUDNN_GRU and k == 2:
       np.testing.assert_array_equal(b2[k], b[k])
       np.testing.assert_array_equal(b2[k + half], b[k + half])
     else:
@@ -69,11 +69,11 @@ def test_opaque_to_cudnn_canonical_and_back_is_exact_and_keeps_the_bias_sums(ses
 
 def test_opaque_size_is_checked_and_layer_counts_too():
   with pytest.raises(ValueError, match="have 108 entries; got 5"):
-    canonical.opaque_to_cudnn_canonical(np.zeros(5, np.float32), "lstm", 1, UNITS, DEPTH)
+    _canonical.opaque_to_cudnn_canonical(np.zeros(5, np.float32), "lstm", 1, UNITS, DEPTH)
   with pytest.raises(ValueError, match="rnn_mode must be one of"):
-    canonical.opaque_params_size("lstmx", 1, UNITS, DEPTH)
+    _canonical.opaque_params_size("lstmx", 1, UNITS, DEPTH)
   with pytest.raises(ValueError, match="for 2 pseudo-layers"):
-    canonical.tf_canonical_to_opaque([[]], "lstm", 1, UNITS, DEPTH, "bidirectional")
+    _canonical.tf_canonical_to_opaque([[]], "lstm", 1, UNITS, DEPTH, "bidirectional")
 
 
 # --- numpy cuDNN (NVIDIA's equations) against the CPU cells ---------------------------------------
@@ -81,24 +81,24 @@ def test_opaque_size_is_checked_and_layer_counts_too():
 def _cudnn_step(mode, x, h, c, w, b):
   half = len(w) // 2
   gate = lambda k: x @ w[k].T + h @ w[half + k].T + b[k] + b[half + k]
-  if mode == canonical.CUDNN_LSTM:
+  if mode == _canonical.CUDNN_LSTM:
     i, f, g, o = _sigmoid(gate(0)), _sigmoid(gate(1)), np.tanh(gate(2)), _sigmoid(gate(3))
     c = f * c + i * g
     return o * np.tanh(c), c
-  if mode == canonical.CUDNN_GRU:
+  if mode == _canonical.CUDNN_GRU:
     r, u = _sigmoid(gate(0)), _sigmoid(gate(1))
     cand = np.tanh(x @ w[2].T + b[2] + r * (h @ w[5].T + b[5]))
     return (1 - u) * cand + u * h, c
-  act = np.tanh if mode == canonical.CUDNN_RNN_TANH else lambda z: np.maximum(z, 0)
+  act = np.tanh if mode == _canonical.CUDNN_RNN_TANH else lambda z: np.maximum(z, 0)
   return act(gate(0)), c
 
 
 def _cudnn_reference(mode, opaque, num_layers, direction, x):
   """NVIDIA's cuDNN equations on the cuDNN canonical weights: outputs [T, B, dirs * units]."""
   with tf.Graph().as_default(), V1.Session() as sess:
-    weights, biases = sess.run(canonical.opaque_to_cudnn_canonical(
+    weights, biases = sess.run(_canonical.opaque_to_cudnn_canonical(
         opaque, mode, num_layers, UNITS, DEPTH, direction))
-  n, dirs = canonical.PARAMS_PER_LAYER[mode], canonical.num_dirs(direction)
+  n, dirs = _canonical.PARAMS_PER_LAYER[mode], _canonical.num_dirs(direction)
   layer_input = x
   for layer in range(num_layers):
     outs = []
@@ -116,17 +116,17 @@ def _cudnn_reference(mode, opaque, num_layers, direction, x):
 
 
 def _compatible_cell(mode):
-  return {canonical.CUDNN_LSTM: lambda: cudnn_rnn.CudnnCompatibleLSTMCell(UNITS),
-          canonical.CUDNN_GRU: lambda: cudnn_rnn.CudnnCompatibleGRUCell(UNITS),
-          canonical.CUDNN_RNN_TANH: lambda: rnn.BasicRNNCell(UNITS),
-          canonical.CUDNN_RNN_RELU: lambda: rnn.BasicRNNCell(UNITS, activation=tf.nn.relu)}[mode]
+  return {_canonical.CUDNN_LSTM: lambda: cudnn_rnn.CudnnCompatibleLSTMCell(UNITS),
+          _canonical.CUDNN_GRU: lambda: cudnn_rnn.CudnnCompatibleGRUCell(UNITS),
+          _canonical.CUDNN_RNN_TANH: lambda: rnn.BasicRNNCell(UNITS),
+          _canonical.CUDNN_RNN_RELU: lambda: rnn.BasicRNNCell(UNITS, activation=tf.nn.relu)}[mode]
 
 
 def _cpu_network(mode, num_layers, direction, inputs, scope):
   """The CPU network a cuDNN layer's checkpoint restores into (time-major outputs)."""
   make = _compatible_cell(mode)
   with V1.variable_scope(scope):
-    if direction == canonical.CUDNN_RNN_UNIDIRECTION:
+    if direction == _canonical.CUDNN_RNN_UNIDIRECTION:
       cell = rnn.MultiRNNCell([make() for _ in range(num_layers)])
       outputs, _ = V1.nn.dynamic_rnn(cell, inputs, time_major=True, dtype=tf.float32)
     else:
@@ -143,11 +143,11 @@ def test_cudnn_checkpoint_restores_into_the_cpu_cells_and_back(tmp_path, mode, d
   opaque = _random_opaque(mode, num_layers, direction, seed=2)
   x = np.random.RandomState(3).randn(STEPS, BATCH, DEPTH).astype(np.float32)
   scope = "cudnn_" + mode
-  names = canonical.canonical_variable_names(scope, mode, num_layers, direction)
+  names = _canonical.canonical_variable_names(scope, mode, num_layers, direction)
   gpu_ckpt, cpu_ckpt = str(tmp_path / "gpu"), str(tmp_path / "cpu")
   # What the cuDNN layer's saveable writes: the TF canonical weights under the cells' names.
   with tf.Graph().as_default(), V1.Session() as sess:
-    params = sess.run(canonical.opaque_to_tf_canonical(opaque, mode, num_layers, UNITS, DEPTH,
+    params = sess.run(_canonical.opaque_to_tf_canonical(opaque, mode, num_layers, UNITS, DEPTH,
                                                        direction))
     written = {name: V1.Variable(value, name=name) for layer_names, layer_params in zip(names, params)
                for name, value in zip(layer_names, layer_params)}
@@ -166,9 +166,9 @@ def test_cudnn_checkpoint_restores_into_the_cpu_cells_and_back(tmp_path, mode, d
   reader = tf.train.load_checkpoint(cpu_ckpt)
   restored = [[reader.get_tensor(name) for name in layer_names] for layer_names in names]
   with tf.Graph().as_default(), V1.Session() as sess:
-    opaque_back = canonical.tf_canonical_to_opaque(restored, mode, num_layers, UNITS, DEPTH,
+    opaque_back = _canonical.tf_canonical_to_opaque(restored, mode, num_layers, UNITS, DEPTH,
                                                    direction)
-    params_back = sess.run(canonical.opaque_to_tf_canonical(opaque_back, mode, num_layers, UNITS,
+    params_back = sess.run(_canonical.opaque_to_tf_canonical(opaque_back, mode, num_layers, UNITS,
                                                             DEPTH, direction))
   for a, b in zip(tf.nest.flatten(params), tf.nest.flatten(params_back)):
     np.testing.assert_array_equal(a, b)
@@ -198,9 +198,9 @@ def test_compatible_cells_keep_tf115_variable_names(graph):
 def test_cudnn_layers_build_without_a_gpu_warn_naming_the_cpu_cells_and_fail_when_run(monkeypatch, graph, layer,
                                                                                        cell):
   """As TF 1.15 on a CPU-only machine: the graph builds, running it fails (no CPU kernel)."""
-  from tf1clip.contrib.cudnn_rnn import layers  # pylint: disable=import-outside-toplevel
+  from tf1clip.contrib.cudnn_rnn.python.layers import cudnn_rnn as cudnn_layers  # pylint: disable=g-import-not-at-top
   warned = []
-  monkeypatch.setattr(layers.V1.logging, "warning", warned.append)
+  monkeypatch.setattr(cudnn_layers.V1.logging, "warning", warned.append)
   outputs, _ = getattr(cudnn_rnn, layer)(num_layers=1, num_units=UNITS)(tf.zeros([STEPS, BATCH, DEPTH]))
   assert "tf.contrib.cudnn_rnn.%s runs on cuDNN" % layer in warned[0] and cell in warned[0]
   with V1.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError):
@@ -211,12 +211,12 @@ def test_cudnn_layers_build_without_a_gpu_warn_naming_the_cpu_cells_and_fail_whe
 def test_gpu_layer_graph_saves_under_the_cpu_networks_variable_names(monkeypatch, graph, mode,
                                                                        direction):
   """Builds (never runs) the GPU layer's graph with the GPU check faked, so it is checked on CPU too."""
-  from tf1clip.contrib.cudnn_rnn import layers  # pylint: disable=import-outside-toplevel
-  monkeypatch.setattr(layers.tf.config, "list_physical_devices", lambda kind=None: ["GPU:0"])
+  from tf1clip.contrib.cudnn_rnn.python.layers import cudnn_rnn as cudnn_layers  # pylint: disable=g-import-not-at-top
+  monkeypatch.setattr(cudnn_layers.tf.config, "list_physical_devices", lambda kind=None: ["GPU:0"])
   layer = {"lstm": cudnn_rnn.CudnnLSTM, "gru": cudnn_rnn.CudnnGRU}[mode](
       num_layers=2, num_units=UNITS, direction=direction)
   outputs, states = layer(tf.zeros([STEPS, BATCH, DEPTH]))
-  dirs = canonical.num_dirs(direction)
+  dirs = _canonical.num_dirs(direction)
   assert outputs.op.type == "CudnnRNNV3"
   assert outputs.shape.as_list() == [STEPS, BATCH, dirs * UNITS]
   assert [s.shape.as_list() for s in states] == [[2 * dirs, BATCH, UNITS]] * (2 if mode == "lstm" else 1)
@@ -241,8 +241,8 @@ def test_gpu_layer_equals_cpu_cells_and_our_packing_equals_cudnns(tmp_path, mode
     sess.run(V1.global_variables_initializer())
     opaque, got = sess.run((layer.kernel, outputs))
     V1.train.Saver().save(sess, path)
-    weights, biases = canonical.opaque_to_cudnn_canonical(opaque, mode, 2, UNITS, DEPTH, direction)
-    ours = canonical.cudnn_canonical_to_opaque(weights, biases)
+    weights, biases = _canonical.opaque_to_cudnn_canonical(opaque, mode, 2, UNITS, DEPTH, direction)
+    ours = _canonical.cudnn_canonical_to_opaque(weights, biases)
     theirs = tf.raw_ops.CudnnRNNCanonicalToParams(
         num_layers=2, num_units=UNITS, input_size=DEPTH, weights=weights, biases=biases,
         rnn_mode=mode, direction=direction)

@@ -156,12 +156,12 @@ def test_block_cells_keep_tf115_variable_names(graph):
 
 
 def test_block_gradients_are_registered_once_and_never_replaced(graph):
-  from tf1clip.contrib.rnn import block_cells  # pylint: disable=import-outside-toplevel
+  from tf1clip.contrib.rnn.python.ops import lstm_ops  # pylint: disable=import-outside-toplevel
   rnn.LSTMBlockCell(2)(tf.zeros([1, 3]), (tf.zeros([1, 2]), tf.zeros([1, 2])))
-  assert block_cells.register_gradients() == []
+  assert lstm_ops.register_gradients() == []
   from tensorflow.python.framework import ops  # pylint: disable=import-outside-toplevel
-  assert ops.gradient_registry.lookup("LSTMBlockCell") is block_cells._lstm_block_cell_grad  # pylint: disable=protected-access
-  assert ops.gradient_registry.lookup("GRUBlockCell") is block_cells._gru_block_cell_grad  # pylint: disable=protected-access
+  assert ops.gradient_registry.lookup("LSTMBlockCell") is lstm_ops._lstm_block_cell_grad  # pylint: disable=protected-access
+  assert ops.gradient_registry.lookup("GRUBlockCell") is lstm_ops._gru_block_cell_grad  # pylint: disable=protected-access
 
 
 def test_gru_block_cell_rejects_both_or_neither_size():

@@ -18,17 +18,18 @@ update rules, projections and errors.
 from tf1clip.contrib import catalog as _catalog
 
 # Served as the very objects of the libraries TF 1.15's names moved to (their origin is in catalog.tsv):
-from tf1clip.contrib.constrained_optimization.candidates import (
+from tf1clip.contrib.constrained_optimization.python.candidates import (
     find_best_candidate_distribution, find_best_candidate_index)
-from tf1clip.contrib.constrained_optimization.constrained_minimization_problem import ConstrainedMinimizationProblem
-from tf1clip.contrib.constrained_optimization.constrained_optimizer import ConstrainedOptimizer
-from tf1clip.contrib.constrained_optimization.external_regret_optimizer import AdditiveExternalRegretOptimizer
-from tf1clip.contrib.constrained_optimization.swap_regret_optimizer import (
+from tf1clip.contrib.constrained_optimization.python.constrained_minimization_problem import (
+    ConstrainedMinimizationProblem)
+from tf1clip.contrib.constrained_optimization.python.constrained_optimizer import ConstrainedOptimizer
+from tf1clip.contrib.constrained_optimization.python.external_regret_optimizer import AdditiveExternalRegretOptimizer
+from tf1clip.contrib.constrained_optimization.python.swap_regret_optimizer import (
     AdditiveSwapRegretOptimizer, MultiplicativeSwapRegretOptimizer)
-from tf1clip.contrib.constrained_optimization import candidates  # noqa: F401
-from tf1clip.contrib.constrained_optimization import constrained_minimization_problem  # noqa: F401
-from tf1clip.contrib.constrained_optimization import constrained_optimizer  # noqa: F401
-from tf1clip.contrib.constrained_optimization import external_regret_optimizer  # noqa: F401
-from tf1clip.contrib.constrained_optimization import swap_regret_optimizer  # noqa: F401
+from tf1clip.contrib.constrained_optimization.python import candidates  # noqa: F401
+from tf1clip.contrib.constrained_optimization.python import constrained_minimization_problem  # noqa: F401
+from tf1clip.contrib.constrained_optimization.python import constrained_optimizer  # noqa: F401
+from tf1clip.contrib.constrained_optimization.python import external_regret_optimizer  # noqa: F401
+from tf1clip.contrib.constrained_optimization.python import swap_regret_optimizer  # noqa: F401
 
 __getattr__ = _catalog.module_getattr(__name__)

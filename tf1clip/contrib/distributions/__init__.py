@@ -5,8 +5,8 @@ TF 1.15's module re-exported `tf.distributions`' classes (`Normal`, `Bernoulli`,
 continued in tensorflow-probability. All are tfp 0.25's classes here (the core ones too: TensorFlow 2.21's
 tf.compat.v1 classes do not mix with tfp's TransformedDistribution / Mixture), working in graph mode with TF 1.15's
 densities and moments. TF 1.15's code where tfp changed or dropped a name: `moving_stats`, `sample_stats`
-(percentile), `transformed_parameters` (the *WithSoftplus* / *WithAbsDf* classes). `bijectors` is
-tf1clip.contrib.distributions.bijectors.
+(percentile), `_transformed_parameters` (the *WithSoftplus* / *WithAbsDf* classes). `bijectors` is
+tf1clip.contrib.distributions.python.ops.bijectors.
 """
 
 from tf1clip.contrib import catalog as _catalog
@@ -15,23 +15,24 @@ from tf1clip.contrib import catalog as _catalog
 from tensorflow.python.ops.distributions.util import (
     fill_triangular_inverse, matrix_diag_transform, reduce_weighted_logsumexp, tridiag)
 from tensorflow_probability import distributions as _distributions, math as _math, stats as _stats, util as _util
-from tf1clip.contrib.distributions import bijectors
-from tf1clip.contrib.distributions.autoregressive import Autoregressive
-from tf1clip.contrib.distributions.conditional import ConditionalDistribution, ConditionalTransformedDistribution
-from tf1clip.contrib.distributions.estimator import estimator_head_distribution_regression
-from tf1clip.contrib.distributions.kl import kl_divergence
-from tf1clip.contrib.distributions.moving_stats import (
+from tf1clip.contrib.distributions.python.ops import bijectors
+from tf1clip.contrib.distributions.python.ops.autoregressive import Autoregressive
+from tf1clip.contrib.distributions.python.ops.conditional_distribution import (
+    ConditionalDistribution, ConditionalTransformedDistribution)
+from tf1clip.contrib.distributions.python.ops.estimator import estimator_head_distribution_regression
+from tf1clip.python.ops.distributions.kullback_leibler import kl_divergence
+from tf1clip.contrib.distributions.python.ops.moving_stats import (
     assign_log_moving_mean_exp, assign_moving_mean_variance, moving_mean_variance)
-from tf1clip.contrib.distributions.sample_stats import percentile
-from tf1clip.contrib.distributions.transformed_parameters import (
+from tf1clip.contrib.distributions.python.ops.sample_stats import percentile
+from tf1clip.contrib.distributions.python.ops._transformed_parameters import (
     BetaWithSoftplusConcentration, Chi2WithAbsDf, ExponentialWithSoftplusRate, GammaWithSoftplusConcentrationRate,
     InverseGammaWithSoftplusConcentrationRate, LaplaceWithSoftplusScale, MultivariateNormalDiagWithSoftplusScale,
     NormalWithSoftplusScale, StudentTWithAbsDfSoftplusScale)
-from tf1clip.contrib.distributions.vector_diffeomixture import (
+from tf1clip.contrib.distributions.python.ops.vector_diffeomixture import (
     quadrature_scheme_softmaxnormal_gauss_hermite, quadrature_scheme_softmaxnormal_quantiles, VectorDiffeomixture)
-from tf1clip.contrib.distributions.vector_distributions import (
+from tf1clip.contrib.distributions.python.ops.vector_laplace_diag import (
     VectorExponentialDiag, VectorLaplaceDiag, VectorSinhArcsinhDiag)
-from tf1clip.contrib.distributions.wishart import WishartCholesky, WishartFull
+from tf1clip.contrib.distributions.python.ops.wishart import WishartCholesky, WishartFull
 BatchReshape = _distributions.BatchReshape
 Bernoulli = _distributions.Bernoulli
 Beta = _distributions.Beta

@@ -12,9 +12,9 @@ Modules, by concern (as TF 1.15's):
   reroute     reroute_ts, swap_ts, *_inputs / *_outputs / *_ios, add/remove_control_inputs
   edit        detach*, connect, bypass
   transform   Transformer, copy, copy_with_input_replacements, graph_replace
-  op_lists, connections, naming   what TF 1.15's util held (list normalisation, consumers and
-              control outputs, placeholders and scopes); `util` serves them under TF 1.15's module name
-  in_place    the only module calling TensorFlow private API (op._update_input and control-input
+  _op_lists, _connections, _naming   private parts of what TF 1.15's util held (list normalisation,
+              consumers and control outputs, placeholders and scopes); `util` serves them under TF 1.15's name
+  _in_place   the only (private) module calling TensorFlow private API (op._update_input and control-input
               edits: TF 2.21's public API cannot change an existing op)
 
 The TF1 facade applies the "graph_editor" shim (compat/graph_editor_shim.py) when a script first
@@ -23,18 +23,18 @@ graph-editor scripts read.
 """
 
 from tf1clip.contrib import catalog as _catalog
-from tf1clip.contrib.graph_editor import connections
+from tf1clip.contrib.graph_editor import _connections
 from tf1clip.contrib.graph_editor import edit
-from tf1clip.contrib.graph_editor import naming
-from tf1clip.contrib.graph_editor import op_lists
+from tf1clip.contrib.graph_editor import _naming
+from tf1clip.contrib.graph_editor import _op_lists
 from tf1clip.contrib.graph_editor import reroute
 from tf1clip.contrib.graph_editor import select
 from tf1clip.contrib.graph_editor import subgraph
 from tf1clip.contrib.graph_editor import transform
 from tf1clip.contrib.graph_editor import util
-from tf1clip.contrib.graph_editor.connections import ControlOutputs
-from tf1clip.contrib.graph_editor.connections import get_consuming_ops
-from tf1clip.contrib.graph_editor.connections import get_generating_ops
+from tf1clip.contrib.graph_editor._connections import ControlOutputs
+from tf1clip.contrib.graph_editor._connections import get_consuming_ops
+from tf1clip.contrib.graph_editor._connections import get_generating_ops
 from tf1clip.contrib.graph_editor.edit import bypass
 from tf1clip.contrib.graph_editor.edit import connect
 from tf1clip.contrib.graph_editor.edit import detach
@@ -42,21 +42,21 @@ from tf1clip.contrib.graph_editor.edit import detach_control_inputs
 from tf1clip.contrib.graph_editor.edit import detach_control_outputs
 from tf1clip.contrib.graph_editor.edit import detach_inputs
 from tf1clip.contrib.graph_editor.edit import detach_outputs
-from tf1clip.contrib.graph_editor.naming import find_corresponding
-from tf1clip.contrib.graph_editor.naming import find_corresponding_elem
-from tf1clip.contrib.graph_editor.naming import get_predefined_collection_names
-from tf1clip.contrib.graph_editor.naming import make_placeholder_from_dtype_and_shape
-from tf1clip.contrib.graph_editor.naming import make_placeholder_from_tensor
-from tf1clip.contrib.graph_editor.naming import placeholder_name
-from tf1clip.contrib.graph_editor.op_lists import ListView
-from tf1clip.contrib.graph_editor.op_lists import concatenate_unique
-from tf1clip.contrib.graph_editor.op_lists import flatten_tree
-from tf1clip.contrib.graph_editor.op_lists import get_tensors
-from tf1clip.contrib.graph_editor.op_lists import get_unique_graph
-from tf1clip.contrib.graph_editor.op_lists import is_iterable
-from tf1clip.contrib.graph_editor.op_lists import make_list_of_op
-from tf1clip.contrib.graph_editor.op_lists import make_list_of_t
-from tf1clip.contrib.graph_editor.op_lists import transform_tree
+from tf1clip.contrib.graph_editor._naming import find_corresponding
+from tf1clip.contrib.graph_editor._naming import find_corresponding_elem
+from tf1clip.contrib.graph_editor._naming import get_predefined_collection_names
+from tf1clip.contrib.graph_editor._naming import make_placeholder_from_dtype_and_shape
+from tf1clip.contrib.graph_editor._naming import make_placeholder_from_tensor
+from tf1clip.contrib.graph_editor._naming import placeholder_name
+from tf1clip.contrib.graph_editor._op_lists import ListView
+from tf1clip.contrib.graph_editor._op_lists import concatenate_unique
+from tf1clip.contrib.graph_editor._op_lists import flatten_tree
+from tf1clip.contrib.graph_editor._op_lists import get_tensors
+from tf1clip.contrib.graph_editor._op_lists import get_unique_graph
+from tf1clip.contrib.graph_editor._op_lists import is_iterable
+from tf1clip.contrib.graph_editor._op_lists import make_list_of_op
+from tf1clip.contrib.graph_editor._op_lists import make_list_of_t
+from tf1clip.contrib.graph_editor._op_lists import transform_tree
 from tf1clip.contrib.graph_editor.reroute import add_control_inputs
 from tf1clip.contrib.graph_editor.reroute import remove_control_inputs
 from tf1clip.contrib.graph_editor.reroute import reroute_inputs

@@ -7,9 +7,9 @@ another's inputs, or take a subgraph out of the data path.
 
 import tensorflow as tf
 
-from tf1clip.contrib.graph_editor import connections
-from tf1clip.contrib.graph_editor import naming
-from tf1clip.contrib.graph_editor import op_lists
+from tf1clip.contrib.graph_editor import _connections
+from tf1clip.contrib.graph_editor import _naming
+from tf1clip.contrib.graph_editor import _op_lists
 from tf1clip.contrib.graph_editor import reroute
 from tf1clip.contrib.graph_editor import select
 from tf1clip.contrib.graph_editor import subgraph
@@ -19,7 +19,7 @@ def detach_control_inputs(sgv):
   """Removes the control inputs that come from outside the subgraph `sgv` (anything make_view takes)."""
   sgv = subgraph.make_view(sgv)
   for op in sgv.ops:
-    cops = [cop for cop in op.control_inputs if not op_lists.contains(sgv.ops, cop)]
+    cops = [cop for cop in op.control_inputs if not _op_lists.contains(sgv.ops, cop)]
     if cops:
       reroute.remove_control_inputs(op, cops)
 
@@ -29,18 +29,18 @@ def detach_control_outputs(sgv, control_outputs):
 
   Args:
     sgv: anything make_view accepts.
-    control_outputs: a connections.ControlOutputs of the graph.
+    control_outputs: a _connections.ControlOutputs of the graph.
 
   Raises:
     TypeError: `control_outputs` is not a ControlOutputs.
   """
-  if not isinstance(control_outputs, connections.ControlOutputs):
+  if not isinstance(control_outputs, _connections.ControlOutputs):
     raise TypeError("Expected a ControlOutputs, got: %s" % type(control_outputs).__name__)
   control_outputs.update()
   sgv = subgraph.make_view(sgv)
   for op in sgv.ops:
     for cop in control_outputs.get(op):
-      if not op_lists.contains(sgv.ops, cop):
+      if not _op_lists.contains(sgv.ops, cop):
         reroute.remove_control_inputs(cop, op)
 
 
@@ -58,7 +58,7 @@ def detach_inputs(sgv, control_inputs=False):
   sgv = subgraph.make_view(sgv)
   with sgv.graph.as_default():
     input_placeholders = [
-        tf.compat.v1.placeholder(dtype=t.dtype, name=naming.placeholder_name(t)) for t in sgv.inputs]
+        tf.compat.v1.placeholder(dtype=t.dtype, name=_naming.placeholder_name(t)) for t in sgv.inputs]
   reroute.swap_inputs(sgv, input_placeholders)
   if control_inputs:
     detach_control_inputs(sgv)
@@ -70,7 +70,7 @@ def detach_outputs(sgv, control_outputs=None):
 
   Args:
     sgv: anything make_view accepts.
-    control_outputs: a connections.ControlOutputs to also cut control edges, or None.
+    control_outputs: a _connections.ControlOutputs to also cut control edges, or None.
 
   Returns:
     (the view of the outputs that had consumers; the list of placeholders).
@@ -79,9 +79,9 @@ def detach_outputs(sgv, control_outputs=None):
   sgv_ = sgv.remap_outputs([i for i, t in enumerate(sgv.outputs) if t.consumers()])
   consumers_sgv = subgraph.SubGraphView(sgv_.consumers())
   consumers_sgv = consumers_sgv.remap_inputs(
-      [i for i, t in enumerate(consumers_sgv.inputs) if op_lists.contains(sgv_.outputs, t)])
+      [i for i, t in enumerate(consumers_sgv.inputs) if _op_lists.contains(sgv_.outputs, t)])
   with sgv_.graph.as_default():
-    output_placeholders = [naming.make_placeholder_from_tensor(t) for t in consumers_sgv.inputs]
+    output_placeholders = [_naming.make_placeholder_from_tensor(t) for t in consumers_sgv.inputs]
   reroute.swap_outputs(sgv_, output_placeholders)
   if control_outputs is not None:
     detach_control_outputs(sgv_, control_outputs)
@@ -112,7 +112,7 @@ def connect(sgv0, sgv1, disconnect_first=False):
   """
   sgv0 = subgraph.make_view(sgv0)
   sgv1 = subgraph.make_view(sgv1)
-  op_lists.check_graphs(sgv0, sgv1)
+  _op_lists.check_graphs(sgv0, sgv1)
   if disconnect_first:
     detach_outputs(sgv0)
   sgv0_outputs = subgraph.SubGraphView(passthrough_ts=sgv0.outputs)

@@ -15,9 +15,9 @@ the edges it saw then; run the edited graph in a new Session.
 
 import tensorflow as tf
 
-from tf1clip.contrib.graph_editor import connections
-from tf1clip.contrib.graph_editor import in_place
-from tf1clip.contrib.graph_editor import op_lists
+from tf1clip.contrib.graph_editor import _connections
+from tf1clip.contrib.graph_editor import _in_place
+from tf1clip.contrib.graph_editor import _op_lists
 from tf1clip.contrib.graph_editor import subgraph
 
 _SWAP, _A2B, _B2A = "swap", "a2b", "b2a"
@@ -46,14 +46,14 @@ def _planned_updates(t_new, t_old, consumers, can_modify, cannot_modify):
 
 
 def _reroute_ts(ts0, ts1, mode, can_modify=None, cannot_modify=None):
-  ts0 = op_lists.make_list_of_t(ts0)
-  ts1 = op_lists.make_list_of_t(ts1)
+  ts0 = _op_lists.make_list_of_t(ts0)
+  ts1 = _op_lists.make_list_of_t(ts1)
   _check_ts_compatibility(ts0, ts1)
-  in_place.check_available()
+  _in_place.check_available()
   if cannot_modify is not None:
-    cannot_modify = frozenset(op_lists.make_list_of_op(cannot_modify))
+    cannot_modify = frozenset(_op_lists.make_list_of_op(cannot_modify))
   if can_modify is not None:
-    can_modify = frozenset(op_lists.make_list_of_op(can_modify))
+    can_modify = frozenset(_op_lists.make_list_of_op(can_modify))
   # Every update is planned on the graph as it was, then applied: an op reading both t0 and t1
   # (c = t0 + t1) must end up reading (t1, t0) after a swap, not (t0, t0) then (t1, t1).
   updates = []
@@ -61,11 +61,11 @@ def _reroute_ts(ts0, ts1, mode, can_modify=None, cannot_modify=None):
     if t0 is t1:
       continue
     if mode in (_SWAP, _A2B):
-      updates += _planned_updates(t0, t1, op_lists.unique(t1.consumers()), can_modify, cannot_modify)
+      updates += _planned_updates(t0, t1, _op_lists.unique(t1.consumers()), can_modify, cannot_modify)
     if mode in (_SWAP, _B2A):
-      updates += _planned_updates(t1, t0, op_lists.unique(t0.consumers()), can_modify, cannot_modify)
+      updates += _planned_updates(t1, t0, _op_lists.unique(t0.consumers()), can_modify, cannot_modify)
   for consumer, index, tensor in updates:
-    in_place.update_input(consumer, index, tensor)
+    _in_place.update_input(consumer, index, tensor)
   return len(updates)
 
 
@@ -109,7 +109,7 @@ def reroute_ts(ts0, ts1, can_modify=None, cannot_modify=None):
 def _reroute_sgv_remap(sgv0, sgv1, mode):
   """After rerouting inputs, the views follow (in place, as TF 1.15's): a view whose ops now read the other's
   inputs takes those inputs (and passthroughs), and a passthrough output follows the input it now is."""
-  op_lists.check_graphs(sgv0, sgv1)
+  _op_lists.check_graphs(sgv0, sgv1)
   sgv0_ = sgv0.copy()
   sgv1_ = sgv1.copy()
   # pylint: disable=protected-access
@@ -125,7 +125,7 @@ def _reroute_sgv_remap(sgv0, sgv1, mode):
 
   def update_passthrough_outputs(a, b):
     for i, t in enumerate(b._output_ts):
-      if op_lists.contains(a._passthrough_ts, t):
+      if _op_lists.contains(a._passthrough_ts, t):
         b._output_ts[i] = b._input_ts[a.input_index(t)]
 
   if mode in (_SWAP, _A2B):
@@ -140,10 +140,10 @@ def _reroute_sgv_remap(sgv0, sgv1, mode):
 def _reroute_sgv_inputs(sgv0, sgv1, mode):
   sgv0 = subgraph.make_view(sgv0)
   sgv1 = subgraph.make_view(sgv1)
-  op_lists.check_graphs(sgv0, sgv1)
+  _op_lists.check_graphs(sgv0, sgv1)
   can_modify = list(sgv0.ops) + list(sgv1.ops)
-  can_modify += connections.get_consuming_ops(sgv0.passthroughs)
-  can_modify += connections.get_consuming_ops(sgv1.passthroughs)
+  can_modify += _connections.get_consuming_ops(sgv0.passthroughs)
+  can_modify += _connections.get_consuming_ops(sgv1.passthroughs)
   _reroute_ts(sgv0.inputs, sgv1.inputs, mode, can_modify=can_modify)
   _reroute_sgv_remap(sgv0, sgv1, mode)
   return sgv0, sgv1
@@ -152,7 +152,7 @@ def _reroute_sgv_inputs(sgv0, sgv1, mode):
 def _reroute_sgv_outputs(sgv0, sgv1, mode):
   sgv0 = subgraph.make_view(sgv0)
   sgv1 = subgraph.make_view(sgv1)
-  op_lists.check_graphs(sgv0, sgv1)
+  _op_lists.check_graphs(sgv0, sgv1)
   cannot_modify = list(sgv0.ops) + list(sgv1.ops)
   _reroute_ts(sgv0.outputs, sgv1.outputs, mode, cannot_modify=cannot_modify)
   return sgv0, sgv1
@@ -212,12 +212,12 @@ def remove_control_inputs(op, cops):
     ValueError: one of `cops` is not a control input of `op`.
   """
   _check_op(op)
-  cops = op_lists.make_list_of_op(cops, allow_graph=False)
+  cops = _op_lists.make_list_of_op(cops, allow_graph=False)
   for cop in cops:
-    if not op_lists.contains(op.control_inputs, cop):
+    if not _op_lists.contains(op.control_inputs, cop):
       raise ValueError("%s is not a control_input of %s" % (cop.name, op.name))
-  in_place.check_available()
-  in_place.set_control_inputs(op, [c for c in op.control_inputs if not op_lists.contains(cops, c)])
+  _in_place.check_available()
+  _in_place.set_control_inputs(op, [c for c in op.control_inputs if not _op_lists.contains(cops, c)])
 
 
 def add_control_inputs(op, cops):
@@ -232,9 +232,9 @@ def add_control_inputs(op, cops):
     ValueError: one of `cops` is already a control input of `op`.
   """
   _check_op(op)
-  cops = op_lists.make_list_of_op(cops, allow_graph=False)
+  cops = _op_lists.make_list_of_op(cops, allow_graph=False)
   for cop in cops:
-    if op_lists.contains(op.control_inputs, cop):
+    if _op_lists.contains(op.control_inputs, cop):
       raise ValueError("%s is already a control_input of %s" % (cop.name, op.name))
-  in_place.check_available()
-  in_place.add_control_inputs(op, cops)
+  _in_place.check_available()
+  _in_place.add_control_inputs(op, cops)

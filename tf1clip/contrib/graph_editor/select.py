@@ -18,8 +18,8 @@ import re
 import tensorflow as tf
 from tensorflow.python.framework import ops as tf_ops
 
-from tf1clip.contrib.graph_editor import connections
-from tf1clip.contrib.graph_editor import op_lists
+from tf1clip.contrib.graph_editor import _connections
+from tf1clip.contrib.graph_editor import _op_lists
 
 _RE_TYPE = type(re.compile(""))
 
@@ -43,7 +43,7 @@ def make_regex(obj):
 
 
 def _get_input_ts(ops):
-  return op_lists.unique(t for op in ops for t in op.inputs)
+  return _op_lists.unique(t for op in ops for t in op.inputs)
 
 
 def _get_output_ts(ops):
@@ -60,8 +60,8 @@ def filter_ts(ops, positive_filter):
   Returns:
     A list of tf.Tensor: the inputs of `ops` in order, then their outputs, each once.
   """
-  ops = op_lists.make_list_of_op(ops)
-  ts = op_lists.concatenate_unique(_get_input_ts(ops), _get_output_ts(ops))
+  ops = _op_lists.make_list_of_op(ops)
+  ts = _op_lists.concatenate_unique(_get_input_ts(ops), _get_output_ts(ops))
   if positive_filter is not True:
     ts = [t for t in ts if positive_filter(t)]
   return ts
@@ -77,14 +77,14 @@ def filter_ts_from_regex(ops, regex):
   Returns:
     A list of tf.Tensor.
   """
-  ops = op_lists.make_list_of_op(ops)
+  ops = _op_lists.make_list_of_op(ops)
   regex_obj = make_regex(regex)
   return filter_ts(ops, positive_filter=lambda t: regex_obj.search(t.name))
 
 
 def filter_ops(ops, positive_filter):
   """The ops of `ops` that pass `positive_filter` (a function op -> bool, or True: all of them)."""
-  ops = op_lists.make_list_of_op(ops, check_graph=False)
+  ops = _op_lists.make_list_of_op(ops, check_graph=False)
   if positive_filter is not True:
     ops = [op for op in ops if positive_filter(op)]
   return ops
@@ -92,7 +92,7 @@ def filter_ops(ops, positive_filter):
 
 def filter_ops_from_regex(ops, regex):
   """The ops of `ops` whose name matches `regex` (`re.search`)."""
-  ops = op_lists.make_list_of_op(ops)
+  ops = _op_lists.make_list_of_op(ops)
   regex_obj = make_regex(regex)
   return filter_ops(ops, lambda op: regex_obj.search(op.name))
 
@@ -109,7 +109,7 @@ def check_cios(control_inputs=False, control_outputs=None, control_ios=None):
 
   Args:
     control_inputs: follow control inputs.
-    control_outputs: a connections.ControlOutputs to follow control outputs, or None.
+    control_outputs: a _connections.ControlOutputs to follow control outputs, or None.
     control_ios: a ControlOutputs meaning both (exclusive with `control_outputs`).
 
   Raises:
@@ -117,13 +117,13 @@ def check_cios(control_inputs=False, control_outputs=None, control_ios=None):
     ValueError: both `control_outputs` and `control_ios` given.
   """
   if control_ios is not None:
-    if not isinstance(control_ios, connections.ControlOutputs):
+    if not isinstance(control_ios, _connections.ControlOutputs):
       raise TypeError("control_ios must be a ControlOutputs, got %s" % type(control_ios).__name__)
     if control_outputs is not None:
       raise ValueError("control_outputs should be None when control_ios is given")
     return True, control_ios
   if control_outputs is not None:
-    if not isinstance(control_outputs, connections.ControlOutputs):
+    if not isinstance(control_outputs, _connections.ControlOutputs):
       raise TypeError("control_outputs must be a ControlOutputs, got %s"
                       % type(control_outputs).__name__)
     return control_inputs, control_outputs
@@ -141,16 +141,16 @@ def get_ops_ios(ops, control_inputs=False, control_outputs=None, control_ios=Non
     A list of tf.Operation, each once.
   """
   control_inputs, control_outputs = check_cios(control_inputs, control_outputs, control_ios)
-  ops = op_lists.make_list_of_op(ops)
+  ops = _op_lists.make_list_of_op(ops)
   res = []
   for op in ops:
-    op_lists.concatenate_unique(res, [t.op for t in op.inputs])
+    _op_lists.concatenate_unique(res, [t.op for t in op.inputs])
     for t in op.outputs:
-      op_lists.concatenate_unique(res, t.consumers())
+      _op_lists.concatenate_unique(res, t.consumers())
     if control_outputs is not None:
-      op_lists.concatenate_unique(res, control_outputs.get(op))
+      _op_lists.concatenate_unique(res, control_outputs.get(op))
     if control_inputs:
-      op_lists.concatenate_unique(res, op.control_inputs)
+      _op_lists.concatenate_unique(res, op.control_inputs)
   return res
 
 
@@ -164,7 +164,7 @@ def compute_boundary_ts(ops):
     (outside_input_ts, outside_output_ts, inside_ts): the inputs produced outside `ops`; the
     outputs consumed outside `ops` or not consumed at all; the tensors produced and consumed inside.
   """
-  ops = op_lists.make_list_of_op(ops)
+  ops = _op_lists.make_list_of_op(ops)
   input_ts = _get_input_ts(ops)
   output_ts = _get_output_ts(ops)
   output_ids = {id(t) for t in output_ts}
@@ -201,9 +201,9 @@ def get_within_boundary_ops(ops, seed_ops, boundary_ops=(), inclusive=True, cont
     ValueError: `boundary_ops` and `seed_ops` intersect.
   """
   control_inputs, control_outputs = check_cios(control_inputs, control_outputs, control_ios)
-  ops = op_lists.make_list_of_op(ops)
-  seed_ops = op_lists.make_list_of_op(seed_ops, allow_graph=False)
-  boundary = set(op_lists.make_list_of_op(boundary_ops))
+  ops = _op_lists.make_list_of_op(ops)
+  seed_ops = _op_lists.make_list_of_op(seed_ops, allow_graph=False)
+  boundary = set(_op_lists.make_list_of_op(boundary_ops))
   res = set(seed_ops)
   if boundary & res:
     raise ValueError("Boundary is intersecting with the seeds.")
@@ -224,20 +224,20 @@ def get_within_boundary_ops(ops, seed_ops, boundary_ops=(), inclusive=True, cont
 
 
 def _seed_ops(seed_ops, tensor_to_ops):
-  if not op_lists.is_iterable(seed_ops):
+  if not _op_lists.is_iterable(seed_ops):
     seed_ops = [seed_ops]
   seed_ops = list(seed_ops)
   if not seed_ops:
     return []
   if isinstance(seed_ops[0], tf.Tensor):
-    return tensor_to_ops(op_lists.make_list_of_t(seed_ops, allow_graph=False))
-  return op_lists.unique(op_lists.make_list_of_op(seed_ops, allow_graph=False))
+    return tensor_to_ops(_op_lists.make_list_of_t(seed_ops, allow_graph=False))
+  return _op_lists.unique(_op_lists.make_list_of_op(seed_ops, allow_graph=False))
 
 
 def _walk(seeds, inclusive, within_ops, within_ops_fn, next_ops):
   """Breadth-first walk from `seeds` through `next_ops(op)`, restricted to `within_ops`/`within_ops_fn`."""
   if within_ops:
-    within = set(op_lists.make_list_of_op(within_ops, allow_graph=False))
+    within = set(_op_lists.make_list_of_op(within_ops, allow_graph=False))
     seeds = [op for op in seeds if op in within]
   else:
     within = None
@@ -273,16 +273,16 @@ def get_forward_walk_ops(seed_ops, inclusive=True, within_ops=None, within_ops_f
     within_ops: if given, the walk stays inside these ops (seeds outside them are dropped).
     within_ops_fn: if given, the walk only enters ops for which it returns True.
     stop_at_ts: tensors the walk does not go through.
-    control_outputs: a connections.ControlOutputs to follow control edges too.
+    control_outputs: a _connections.ControlOutputs to follow control edges too.
 
   Returns:
     A list of tf.Operation in discovery order.
   """
   _, control_outputs = check_cios(False, control_outputs)
-  seeds = _seed_ops(seed_ops, connections.get_consuming_ops)
+  seeds = _seed_ops(seed_ops, _connections.get_consuming_ops)
   if not seeds:
     return []
-  stop_ids = {id(t) for t in op_lists.make_list_of_t(stop_at_ts)}
+  stop_ids = {id(t) for t in _op_lists.make_list_of_t(stop_at_ts)}
 
   def next_ops(op):
     found = []
@@ -320,10 +320,10 @@ def get_backward_walk_ops(seed_ops, inclusive=True, within_ops=None, within_ops_
     A list of tf.Operation in discovery order.
   """
   control_inputs, _ = check_cios(control_inputs)
-  seeds = _seed_ops(seed_ops, connections.get_generating_ops)
+  seeds = _seed_ops(seed_ops, _connections.get_generating_ops)
   if not seeds:
     return []
-  stop_ids = {id(t) for t in op_lists.make_list_of_t(stop_at_ts)}
+  stop_ids = {id(t) for t in _op_lists.make_list_of_t(stop_at_ts)}
 
   def next_ops(op):
     found = []
@@ -373,7 +373,7 @@ def get_walks_union_ops(forward_seed_ops, backward_seed_ops, forward_inclusive=T
   backward_ops = get_backward_walk_ops(backward_seed_ops, inclusive=backward_inclusive,
                                        within_ops=within_ops, within_ops_fn=within_ops_fn,
                                        control_inputs=control_inputs)
-  return op_lists.concatenate_unique(forward_ops, backward_ops)
+  return _op_lists.concatenate_unique(forward_ops, backward_ops)
 
 
 def _select_keywords(kwargs, restrict_key, other_restrict_key):
@@ -416,7 +416,7 @@ def _select(args, graph, positive_filter, restrict, own_tag, other_tag, from_reg
       found = as_list(arg)
     if positive_filter is not None:
       found = [x for x in found if positive_filter(x)]
-    op_lists.concatenate_unique(selected, found)
+    _op_lists.concatenate_unique(selected, found)
   return selected
 
 
@@ -440,7 +440,7 @@ def select_ops(*args, **kwargs):
   graph, positive_filter, restrict = _select_keywords(kwargs, "restrict_ops_regex",
                                                       "restrict_ts_regex")
   return _select(args, graph, positive_filter, restrict, "(?#ops)", "(?#ts)", filter_ops_from_regex,
-                 lambda arg: op_lists.make_list_of_op(arg, ignore_ts=True))
+                 lambda arg: _op_lists.make_list_of_op(arg, ignore_ts=True))
 
 
 def select_ts(*args, **kwargs):
@@ -463,7 +463,7 @@ def select_ts(*args, **kwargs):
   graph, positive_filter, restrict = _select_keywords(kwargs, "restrict_ts_regex",
                                                       "restrict_ops_regex")
   return _select(args, graph, positive_filter, restrict, "(?#ts)", "(?#ops)", filter_ts_from_regex,
-                 lambda arg: op_lists.make_list_of_t(arg, ignore_ops=True))
+                 lambda arg: _op_lists.make_list_of_t(arg, ignore_ops=True))
 
 
 def select_ops_and_ts(*args, **kwargs):

@@ -13,7 +13,7 @@ import copy
 
 import tensorflow as tf
 
-from tf1clip.contrib.graph_editor import op_lists
+from tf1clip.contrib.graph_editor import _op_lists
 from tf1clip.contrib.graph_editor import select
 
 
@@ -47,10 +47,10 @@ class SubGraphView:
   """
 
   def __init__(self, inside_ops=(), passthrough_ts=()):
-    inside_ops = op_lists.make_list_of_op(inside_ops)  # a repeated op stays repeated, as in TF 1.15
-    passthrough_ts = op_lists.make_list_of_t(passthrough_ts)
+    inside_ops = _op_lists.make_list_of_op(inside_ops)  # a repeated op stays repeated, as in TF 1.15
+    passthrough_ts = _op_lists.make_list_of_t(passthrough_ts)
     if inside_ops or passthrough_ts:
-      self._graph = op_lists.get_unique_graph(inside_ops + passthrough_ts)
+      self._graph = _op_lists.get_unique_graph(inside_ops + passthrough_ts)
       self._ops = inside_ops
       inputs, outputs, insides = select.compute_boundary_ts(inside_ops)
       boundary = {id(t) for t in inputs + outputs + list(insides)}
@@ -109,7 +109,7 @@ class SubGraphView:
     self._output_ts = [self._output_ts[i] for i in new_output_indices]
 
   def _remap_outputs_make_unique(self):
-    self._output_ts = op_lists.unique(self._output_ts)
+    self._output_ts = _op_lists.unique(self._output_ts)
 
   def _remap_outputs_to_consumers(self):
     self._remap_outputs_make_unique()
@@ -194,7 +194,7 @@ class SubGraphView:
       return ["** %s[%d]:" % (name, len(items))] + ["  %s" % get_name(x) for x in items]
 
     def tensor_name(t):
-      return "%s *" % t.name if op_lists.contains(self._passthrough_ts, t) else t.name
+      return "%s *" % t.name if _op_lists.contains(self._passthrough_ts, t) else t.name
 
     lines = ["SubGraphView (graphid=%d):" % id(self._graph)]  # TF 1.15's text, line for line
     lines += listing("ops", self._ops, lambda op: op.name)
@@ -217,27 +217,27 @@ class SubGraphView:
   @property
   def inputs(self):
     """The input tensors, in the view's order (passthroughs included)."""
-    return op_lists.ListView(self._input_ts)
+    return _op_lists.ListView(self._input_ts)
 
   @property
   def connected_inputs(self):
     """The inputs that are not passthroughs."""
-    return [t for t in self._input_ts if not op_lists.contains(self._passthrough_ts, t)]
+    return [t for t in self._input_ts if not _op_lists.contains(self._passthrough_ts, t)]
 
   @property
   def outputs(self):
     """The output tensors, in the view's order (passthroughs included)."""
-    return op_lists.ListView(self._output_ts)
+    return _op_lists.ListView(self._output_ts)
 
   @property
   def connected_outputs(self):
     """The outputs that are not passthroughs."""
-    return [t for t in self._output_ts if not op_lists.contains(self._passthrough_ts, t)]
+    return [t for t in self._output_ts if not _op_lists.contains(self._passthrough_ts, t)]
 
   @property
   def passthroughs(self):
     """The passthrough tensors."""
-    return op_lists.ListView(self._passthrough_ts)
+    return _op_lists.ListView(self._passthrough_ts)
 
   def __bool__(self):
     return self._graph is not None
@@ -248,7 +248,7 @@ class SubGraphView:
 
   def is_passthrough(self, t):
     """True when `t` is a passthrough tensor of this view."""
-    return op_lists.contains(self._passthrough_ts, t)
+    return _op_lists.contains(self._passthrough_ts, t)
 
   def __enter__(self):
     return self
@@ -277,7 +277,7 @@ class SubGraphView:
     op_ids = {id(op) for op in self._ops}
     res = []
     for t in self._output_ts:
-      op_lists.concatenate_unique(res, [op for op in t.consumers() if id(op) not in op_ids])
+      _op_lists.concatenate_unique(res, [op for op in t.consumers() if id(op) not in op_ids])
     return res
 
 

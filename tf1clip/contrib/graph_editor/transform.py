@@ -25,10 +25,10 @@ import copy as _copy
 
 import tensorflow as tf
 
-from tf1clip.contrib.graph_editor import connections
-from tf1clip.contrib.graph_editor import in_place
-from tf1clip.contrib.graph_editor import naming
-from tf1clip.contrib.graph_editor import op_lists
+from tf1clip.contrib.graph_editor import _connections
+from tf1clip.contrib.graph_editor import _in_place
+from tf1clip.contrib.graph_editor import _naming
+from tf1clip.contrib.graph_editor import _op_lists
 from tf1clip.contrib.graph_editor import select
 from tf1clip.contrib.graph_editor import subgraph
 
@@ -36,7 +36,7 @@ from tf1clip.contrib.graph_editor import subgraph
 def replace_t_with_placeholder_handler(info, t):
   """Transform handler: a new placeholder of `t`'s dtype and shape in the destination graph."""
   with info.graph_.as_default():
-    return naming.make_placeholder_from_tensor(t, scope=info.scope_)
+    return _naming.make_placeholder_from_tensor(t, scope=info.scope_)
 
 
 def keep_t_if_possible_handler(info, t):
@@ -52,7 +52,7 @@ def assign_renamed_collections_handler(info, elem, elem_):
   Collections that tf.compat.v1.GraphKeys predefines keep their name; others are renamed from the
   source scope to the destination scope (a collection not under the source scope keeps its name).
   """
-  known = set(naming.get_predefined_collection_names())
+  known = set(_naming.get_predefined_collection_names())
   for name, ids in info.collection_ids.items():
     if id(elem) not in ids:
       continue
@@ -168,11 +168,11 @@ class TransformerInfo:
 
   def transformed(self, original, missing_fn=None):
     """The copy of `original` (op, tensor, name, or nested structure); `missing_fn(x)` or None if none."""
-    return op_lists.transform_tree(original, lambda x: self._lookup(x, True, missing_fn))
+    return _op_lists.transform_tree(original, lambda x: self._lookup(x, True, missing_fn))
 
   def original(self, transformed, missing_fn=None):
     """The original of the copy `transformed` (op, tensor, name, or nested structure)."""
-    return op_lists.transform_tree(transformed, lambda x: self._lookup(x, False, missing_fn))
+    return _op_lists.transform_tree(transformed, lambda x: self._lookup(x, False, missing_fn))
 
   def __str__(self):
     lines = ["Transform result info:"]  # TF 1.15's text, line for line
@@ -196,7 +196,7 @@ class _TmpInfo:
     self.sgv = sgv
     self.sgv_input_ids = {id(t) for t in sgv.inputs}
     self.ops = frozenset(sgv.ops)
-    self.control_outputs = connections.ControlOutputs(sgv.graph)
+    self.control_outputs = _connections.ControlOutputs(sgv.graph)
     self.graph = sgv.graph
     self.scope = src_scope
     self.graph_ = dst_graph
@@ -264,10 +264,10 @@ class Transformer:
     sgv = subgraph.make_view(sgv)
     if not isinstance(dst_graph, tf.Graph):
       raise TypeError("Expected a tf.Graph for dst_graph, got: %s" % type(dst_graph).__name__)
-    src_scope = naming.scope_finalize(src_scope)
-    dst_scope = naming.scope_finalize(dst_scope)
+    src_scope = _naming.scope_finalize(src_scope)
+    dst_scope = _naming.scope_finalize(dst_scope)
     if dst_scope and not reuse_dst_scope:
-      dst_scope = naming.scope_finalize(_unique_name(dst_graph, dst_scope[:-1]))
+      dst_scope = _naming.scope_finalize(_unique_name(dst_graph, dst_scope[:-1]))
     info = _TmpInfo(sgv, dst_graph, dst_scope, src_scope)
     self._copy_ops(info)
     self._finalize_cycles(info)
@@ -293,16 +293,16 @@ class Transformer:
     for t, _, consumer_op, index in info.tmp_cyclic_ts:
       if t not in info.transformed_ts:
         raise ValueError("The tensor %s should be transformed by now." % t.name)
-      in_place.update_input(info.transformed_ops[consumer_op], index, info.transformed_ts[t])
+      _in_place.update_input(info.transformed_ops[consumer_op], index, info.transformed_ts[t])
 
   def _connect_control_inputs(self, info):
     for op in info.sgv.ops:
       op_ = info.transformed_ops[op]
       control_inputs_ = [self.transform_control_input_handler(info, ci) for ci in op.control_inputs]
       control_inputs_ = [ci for ci in control_inputs_ if ci is not None]
-      control_inputs_ = [ci for ci in control_inputs_ if not op_lists.contains(op_.control_inputs, ci)]
+      control_inputs_ = [ci for ci in control_inputs_ if not _op_lists.contains(op_.control_inputs, ci)]
       if control_inputs_:
-        in_place.add_control_inputs(op_, control_inputs_)
+        _in_place.add_control_inputs(op_, control_inputs_)
 
   def _transform_sgv(self, info, sgv):
     """The view of the copy, its inputs and outputs in the order of `sgv`'s."""
@@ -310,12 +310,12 @@ class Transformer:
     input_map_ = []
     for input_t in sgv.inputs:
       input_t_ = info.transformed_ts.get(input_t)
-      if input_t_ is not None and op_lists.contains(sgv_.inputs, input_t_):
+      if input_t_ is not None and _op_lists.contains(sgv_.inputs, input_t_):
         input_map_.append(sgv_.input_index(input_t_))
     output_map_ = []
     for output_t in sgv.outputs:
       output_t_ = info.transformed_ts.get(output_t)
-      if output_t_ is not None and op_lists.contains(sgv_.outputs, output_t_):
+      if output_t_ is not None and _op_lists.contains(sgv_.outputs, output_t_):
         output_map_.append(sgv_.output_index(output_t_))
     return sgv_.remap(input_map_, output_map_)
 
@@ -337,7 +337,7 @@ class Transformer:
         tmp_t_ = self._transformed_t(info, t.op.inputs[0], consumer_op, index)
       else:
         with info.graph_.as_default():
-          tmp_t_ = naming.make_placeholder_from_tensor(t, scope=info.scope_, prefix="geph_tmp")
+          tmp_t_ = _naming.make_placeholder_from_tensor(t, scope=info.scope_, prefix="geph_tmp")
       info.tmp_cyclic_ts.append((t, tmp_t_, consumer_op, index))
       return tmp_t_
     return self.transform_external_hidden_input_handler(info, t)
@@ -422,9 +422,9 @@ def graph_replace(target_ts, replacement_ts, dst_scope="", src_scope="", reuse_d
   Raises:
     ValueError: the targets do not depend on any of the replaced tensors.
   """
-  flatten_target_ts = op_lists.flatten_tree(target_ts)
-  graph = op_lists.get_unique_graph(flatten_target_ts, check_types=tf.Tensor)
-  control_ios = connections.ControlOutputs(graph)
+  flatten_target_ts = _op_lists.flatten_tree(target_ts)
+  graph = _op_lists.get_unique_graph(flatten_target_ts, check_types=tf.Tensor)
+  control_ios = _connections.ControlOutputs(graph)
   ops = select.get_walks_intersection_ops(list(replacement_ts), flatten_target_ts,
                                           control_ios=control_ios)
   if not ops:

@@ -6,18 +6,18 @@ tf1clip keeps them by concern (op_lists, connections, naming). This module only 
 """
 
 # pylint: disable=unused-import
-from tf1clip.contrib.graph_editor.connections import ControlOutputs
-from tf1clip.contrib.graph_editor.connections import get_consuming_ops
-from tf1clip.contrib.graph_editor.connections import get_generating_ops
-from tf1clip.contrib.graph_editor.naming import make_placeholder_from_dtype_and_shape
-from tf1clip.contrib.graph_editor.naming import make_placeholder_from_tensor
-from tf1clip.contrib.graph_editor.naming import placeholder_name
-from tf1clip.contrib.graph_editor.op_lists import concatenate_unique
-from tf1clip.contrib.graph_editor.op_lists import flatten_tree
-from tf1clip.contrib.graph_editor.op_lists import get_tensors
-from tf1clip.contrib.graph_editor.op_lists import get_unique_graph
-from tf1clip.contrib.graph_editor.op_lists import is_iterable
-from tf1clip.contrib.graph_editor.op_lists import ListView
-from tf1clip.contrib.graph_editor.op_lists import make_list_of_op
-from tf1clip.contrib.graph_editor.op_lists import make_list_of_t
-from tf1clip.contrib.graph_editor.op_lists import transform_tree
+from tf1clip.contrib.graph_editor._connections import ControlOutputs
+from tf1clip.contrib.graph_editor._connections import get_consuming_ops
+from tf1clip.contrib.graph_editor._connections import get_generating_ops
+from tf1clip.contrib.graph_editor._naming import make_placeholder_from_dtype_and_shape
+from tf1clip.contrib.graph_editor._naming import make_placeholder_from_tensor
+from tf1clip.contrib.graph_editor._naming import placeholder_name
+from tf1clip.contrib.graph_editor._op_lists import concatenate_unique
+from tf1clip.contrib.graph_editor._op_lists import flatten_tree
+from tf1clip.contrib.graph_editor._op_lists import get_tensors
+from tf1clip.contrib.graph_editor._op_lists import get_unique_graph
+from tf1clip.contrib.graph_editor._op_lists import is_iterable
+from tf1clip.contrib.graph_editor._op_lists import ListView
+from tf1clip.contrib.graph_editor._op_lists import make_list_of_op
+from tf1clip.contrib.graph_editor._op_lists import make_list_of_t
+from tf1clip.contrib.graph_editor._op_lists import transform_tree

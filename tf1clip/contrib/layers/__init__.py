@@ -16,23 +16,25 @@ from tf1clip.contrib import catalog as _catalog
 from tensorflow.compat.v1.nn import safe_embedding_lookup_sparse
 from tensorflow.python.feature_column.feature_column import InputLayer
 from tensorflow.python.util.all_util import make_all
-from tf1clip.contrib.layers import target_column
-from tf1clip.contrib.layers.embedding_ops import (
+from tf1clip.contrib.layers.python.layers import target_column
+from tf1clip.contrib.layers.python.layers.embedding_ops import (
     embedding_lookup_sparse_with_distributed_aggregation, embedding_lookup_unique, scattered_embedding_lookup,
     scattered_embedding_lookup_sparse)
-from tf1clip.contrib.layers.feature_column import (
+from tf1clip.contrib.layers.python.layers.feature_column import (
     bucketized_column, create_feature_spec_for_parsing, crossed_column, embedding_column, infer_real_valued_columns,
     input_from_feature_columns, make_place_holder_tensors_for_base_features, one_hot_column, real_valued_column,
     scattered_embedding_column, shared_embedding_columns, sparse_column_with_hash_bucket,
     sparse_column_with_integerized_feature, sparse_column_with_keys, sparse_column_with_vocabulary_file,
     weighted_sparse_column)
-from tf1clip.contrib.layers.feature_column_ops import (
+from tf1clip.contrib.layers.python.layers.feature_column_ops import (
     check_feature_columns, experimental, joint_weighted_sum_from_feature_columns, parse_feature_columns_from_examples,
     parse_feature_columns_from_sequence_examples, sequence_input_from_feature_columns, transform_features,
     weighted_sum_from_feature_columns)
-from tf1clip.contrib.layers.sparse_feature_cross_op import sparse_feature_cross, SPARSE_FEATURE_CROSS_DEFAULT_HASH_KEY
-from tf1clip.contrib.layers.sparse_ops import dense_to_sparse_tensor, indicators_to_sparse_ids, sparse_row_envelope
-from tf1clip.contrib.layers.target_column import (
+from tf1clip.contrib.layers.python.ops.sparse_feature_cross_op import (
+    sparse_feature_cross, SPARSE_FEATURE_CROSS_DEFAULT_HASH_KEY)
+from tf1clip.contrib.layers.python.ops.sparse_ops import (
+    dense_to_sparse_tensor, indicators_to_sparse_ids, sparse_row_envelope)
+from tf1clip.contrib.layers.python.layers.target_column import (
     binary_svm_target, get_default_binary_metrics_for_eval, multi_class_target, ProblemType, regression_target)
 from tf1clip.contrib.util import loader
 from tf_slim import (
@@ -49,9 +51,10 @@ from tf_slim import (
 from tf_slim.layers import summaries
 from tf_slim.layers.layers import poincare_normalize
 from tf_slim.layers.optimizers import adaptive_clipping_fn, optimize_loss, OPTIMIZER_CLS_NAMES, OPTIMIZER_SUMMARIES
-from tf1clip.contrib.layers import feature_column  # noqa: F401  (its names are served lazily)
-from tf1clip.contrib.layers.encoders import bow_encoder
-from tf1clip.contrib.layers.encoders import embed_sequence
+from tf1clip.contrib.layers.python.layers import feature_column  # noqa: F401  (its names are served lazily)
+from tf1clip.contrib.layers.python.ops import sparse_feature_cross_op  # noqa: F401  (slim leaked it)
+from tf1clip.contrib.layers.python.layers.encoders import bow_encoder
+from tf1clip.contrib.layers.python.layers.encoders import embed_sequence
 
 # The declaration: served names whose parameters differ from TF 1.15's in a way a TF 1.15 call can notice.
 SIGNATURE_DIFFERENCES = {

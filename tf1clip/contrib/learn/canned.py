@@ -40,7 +40,7 @@ def _as_iterable(preds, output):
 def _is_sdca(optimizer):
   if type(optimizer).__name__ != "SDCAOptimizer":
     return False
-  import tf1clip.contrib.linear_optimizer.sdca_optimizer as sdca_optimizer  # pylint: disable=import-outside-toplevel
+  from tf1clip.contrib.linear_optimizer.python import sdca_optimizer  # pylint: disable=import-outside-toplevel
   return isinstance(optimizer, sdca_optimizer.SDCAOptimizer)
 
 

@@ -93,8 +93,8 @@ def _concatenate_context_input(sequence_input, context_input):
 def build_sequence_input(features, sequence_feature_columns, context_feature_columns, weight_collections=None,
                          scope=None):
   """The RNN input `[batch_size, padded_length, ?]`: sequence columns, then the context columns tiled."""
-  import tf1clip.contrib.layers.feature_column as feature_column  # pylint: disable=import-outside-toplevel
-  import tf1clip.contrib.layers.feature_column_ops as feature_column_ops  # pylint: disable=import-outside-toplevel
+  from tf1clip.contrib.layers.python.layers import feature_column  # pylint: disable=import-outside-toplevel
+  from tf1clip.contrib.layers.python.layers import feature_column_ops  # pylint: disable=import-outside-toplevel
   features = features.copy()
   features.update(feature_column_ops.transform_features(
       features, list(sequence_feature_columns) + list(context_feature_columns or [])))
@@ -238,7 +238,8 @@ class DynamicRnnEstimator(estimator.Estimator):
                predict_probabilities=False, momentum=None, gradient_clipping_norm=5.0,
                dropout_keep_probabilities=None, model_dir=None, feature_engineering_fn=None, config=None):
     import tensorflow.compat.v1 as tf  # pylint: disable=import-outside-toplevel
-    import tf1clip.contrib.layers.target_column as target_column_lib  # pylint: disable=import-outside-toplevel
+    from tf1clip.contrib.layers.python.layers import (  # pylint: disable=import-outside-toplevel
+        target_column as target_column_lib)
     if prediction_type == rnn_common.PredictionType.MULTIPLE_VALUE:
       name = "MultiValueDynamicRNN"
     elif prediction_type == rnn_common.PredictionType.SINGLE_VALUE:

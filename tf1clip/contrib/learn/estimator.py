@@ -763,7 +763,7 @@ class SKCompat(object):
 def infer_real_valued_columns_from_input_fn(input_fn):
   """One real-valued column per feature of `input_fn()` (TF 1.15's `layers.infer_real_valued_columns`)."""
   import tensorflow.compat.v1 as tf  # pylint: disable=import-outside-toplevel
-  from tf1clip.contrib.layers import feature_column  # pylint: disable=import-outside-toplevel
+  from tf1clip.contrib.layers.python.layers import feature_column  # pylint: disable=import-outside-toplevel
   with tf.Graph().as_default():
     features = input_fn()
     if isinstance(features, (tuple, list)):

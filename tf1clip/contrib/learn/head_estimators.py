@@ -60,12 +60,12 @@ def _num_ps_replicas(config):
 
 def _all_contrib(feature_columns):
   """TF 1.15's test for its contrib path: every column a tf.contrib.layers column (a `_FeatureColumn`)."""
-  from tf1clip.contrib.layers import feature_column  # pylint: disable=import-outside-toplevel
+  from tf1clip.contrib.layers.python.layers import feature_column  # pylint: disable=import-outside-toplevel
   return all(feature_column.is_contrib_column(column) for column in feature_columns)
 
 
 def _feature_column_ops():
-  import tf1clip.contrib.layers.feature_column_ops as ops  # pylint: disable=import-outside-toplevel
+  import tf1clip.contrib.layers.python.layers.feature_column_ops as ops  # pylint: disable=import-outside-toplevel
   return ops
 
 

@@ -32,7 +32,7 @@ def _as_iterable(preds, output):
 
 
 def _sdca_optimizer_module():
-  import tf1clip.contrib.linear_optimizer.sdca_optimizer as sdca_optimizer  # pylint: disable=import-outside-toplevel
+  from tf1clip.contrib.linear_optimizer.python import sdca_optimizer  # pylint: disable=import-outside-toplevel
   return sdca_optimizer
 
 

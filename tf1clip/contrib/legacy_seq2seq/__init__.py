@@ -22,9 +22,9 @@ import tensorflow as tf
 from tf_keras.src.layers.rnn import legacy_cells
 
 from tf1clip.contrib import catalog as _catalog
-from tf1clip.contrib.rnn.linear import linear
-from tf1clip.contrib.rnn.wrappers import EmbeddingWrapper
-from tf1clip.contrib.rnn.wrappers import OutputProjectionWrapper
+from tf1clip.contrib.rnn.python.ops._linear import linear
+from tf1clip.contrib.rnn.python.ops._rnn_cell_wrappers import EmbeddingWrapper
+from tf1clip.contrib.rnn.python.ops._rnn_cell_wrappers import OutputProjectionWrapper
 
 V1 = tf.compat.v1
 

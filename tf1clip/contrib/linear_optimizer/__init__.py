@@ -12,10 +12,10 @@ The modules mirror TF 1.15's `contrib/linear_optimizer/python`:
 """
 
 from tf1clip.contrib import catalog as _catalog
-from tf1clip.contrib.linear_optimizer import sdca_ops  # noqa: F401
-from tf1clip.contrib.linear_optimizer import sdca_optimizer  # noqa: F401
-from tf1clip.contrib.linear_optimizer.sdca_ops import SdcaModel  # noqa: F401
-from tf1clip.contrib.linear_optimizer.sdca_optimizer import SDCAOptimizer  # noqa: F401
+from tf1clip.contrib.linear_optimizer.python.ops import sdca_ops  # noqa: F401
+from tf1clip.contrib.linear_optimizer.python import sdca_optimizer  # noqa: F401
+from tf1clip.contrib.linear_optimizer.python.ops.sdca_ops import SdcaModel  # noqa: F401
+from tf1clip.contrib.linear_optimizer.python.sdca_optimizer import SDCAOptimizer  # noqa: F401
 
 SparseFeatureColumn = sdca_ops._library_sdca_ops._SparseFeatureColumn  # pylint: disable=protected-access
 

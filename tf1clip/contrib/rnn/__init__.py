@@ -3,13 +3,15 @@ and stacked bidirectional RNNs.
 
 The core cells are tf-keras' legacy TF1 cells, imported from tf_keras directly, so they are the classes
 `tf.compat.v1.nn.rnn_cell` serves when TF_USE_LEGACY_KERAS=1 and they work whichever Keras TensorFlow picked; their
-variables keep TF1's names (`rnn/basic_lstm_cell/kernel`). Contrib's own: NASCell, LayerNormBasicLSTMCell (cells),
-LSTMBlockCell, GRUBlockCell(V2) (block_cells, on TensorFlow's kernels), LSTMBlockFusedCell and the fused adaptors
-(fused), CoupledInputForgetGateLSTMCell, IndyLSTMCell, UGRNNCell (gated_cells), IndRNNCell, IndyGRUCell, SRUCell,
-IntersectionRNNCell, PhasedLSTMCell, GLSTMCell (independent_cells), TimeFreqLSTMCell, GridLSTMCell,
-BidirectionalGridLSTMCell (grid_cells), AttentionCellWrapper, HighwayWrapper, CompiledWrapper, EmbeddingWrapper,
-InputProjectionWrapper, OutputProjectionWrapper, transpose_batch_time, best_effort_input_batch_size (wrappers),
-ConvLSTMCell and Conv1D/2D/3DLSTMCell (conv_lstm), stack_bidirectional_(dynamic_)rnn (stacked). Any other name
+variables keep TF1's names (`rnn/basic_lstm_cell/kernel`). Contrib's own, in python/ops/ under TF 1.15's
+module names: NASCell, LayerNormBasicLSTMCell (rnn_cell), LSTMBlockCell, GRUBlockCell(V2) (lstm_ops, on
+TensorFlow's kernels), LSTMBlockFusedCell and the fused adaptors (fused_rnn_cell), stack_bidirectional_(dynamic_)rnn
+(rnn); TF 1.15's rnn_cell also held the rest, in private parts here: CoupledInputForgetGateLSTMCell, IndyLSTMCell,
+UGRNNCell (_rnn_cell_gated), IndRNNCell, IndyGRUCell, SRUCell, IntersectionRNNCell, PhasedLSTMCell, GLSTMCell
+(_rnn_cell_independent), TimeFreqLSTMCell, GridLSTMCell, BidirectionalGridLSTMCell (_rnn_cell_grid),
+AttentionCellWrapper, HighwayWrapper, CompiledWrapper, EmbeddingWrapper, InputProjectionWrapper,
+OutputProjectionWrapper, transpose_batch_time, best_effort_input_batch_size (_rnn_cell_wrappers), ConvLSTMCell and
+Conv1D/2D/3DLSTMCell (_rnn_cell_conv_lstm); _linear builds their gates. Any other name
 raises ContribNotProvidedError with a replacement.
 """
 
@@ -27,42 +29,42 @@ from tf_keras.src.layers.rnn.legacy_cells import MultiRNNCell
 from tf_keras.src.layers.rnn.legacy_cells import RNNCell
 
 from tf1clip.contrib import catalog as _catalog
-from tf1clip.contrib.rnn.conv_lstm import Conv1DLSTMCell
-from tf1clip.contrib.rnn.conv_lstm import Conv2DLSTMCell
-from tf1clip.contrib.rnn.conv_lstm import Conv3DLSTMCell
-from tf1clip.contrib.rnn.conv_lstm import ConvLSTMCell
-from tf1clip.contrib.rnn.cells import LayerNormBasicLSTMCell
-from tf1clip.contrib.rnn.cells import NASCell
-from tf1clip.contrib.rnn.block_cells import GRUBlockCell
-from tf1clip.contrib.rnn.block_cells import GRUBlockCellV2
-from tf1clip.contrib.rnn.block_cells import LSTMBlockCell
-from tf1clip.contrib.rnn.fused import FusedRNNCell
-from tf1clip.contrib.rnn.fused import FusedRNNCellAdaptor
-from tf1clip.contrib.rnn.fused import LSTMBlockFusedCell
-from tf1clip.contrib.rnn.fused import LSTMBlockWrapper
-from tf1clip.contrib.rnn.fused import TimeReversedFusedRNN
-from tf1clip.contrib.rnn.gated_cells import CoupledInputForgetGateLSTMCell
-from tf1clip.contrib.rnn.gated_cells import IndyLSTMCell
-from tf1clip.contrib.rnn.gated_cells import UGRNNCell
-from tf1clip.contrib.rnn.grid_cells import BidirectionalGridLSTMCell
-from tf1clip.contrib.rnn.grid_cells import GridLSTMCell
-from tf1clip.contrib.rnn.grid_cells import TimeFreqLSTMCell
-from tf1clip.contrib.rnn.independent_cells import GLSTMCell
-from tf1clip.contrib.rnn.independent_cells import IndRNNCell
-from tf1clip.contrib.rnn.independent_cells import IndyGRUCell
-from tf1clip.contrib.rnn.independent_cells import IntersectionRNNCell
-from tf1clip.contrib.rnn.independent_cells import PhasedLSTMCell
-from tf1clip.contrib.rnn.independent_cells import SRUCell
-from tf1clip.contrib.rnn.stacked import stack_bidirectional_dynamic_rnn
-from tf1clip.contrib.rnn.stacked import stack_bidirectional_rnn
-from tf1clip.contrib.rnn.wrappers import AttentionCellWrapper
-from tf1clip.contrib.rnn.wrappers import CompiledWrapper
-from tf1clip.contrib.rnn.wrappers import EmbeddingWrapper
-from tf1clip.contrib.rnn.wrappers import HighwayWrapper
-from tf1clip.contrib.rnn.wrappers import InputProjectionWrapper
-from tf1clip.contrib.rnn.wrappers import OutputProjectionWrapper
-from tf1clip.contrib.rnn.wrappers import best_effort_input_batch_size
-from tf1clip.contrib.rnn.wrappers import transpose_batch_time
+from tf1clip.contrib.rnn.python.ops._rnn_cell_conv_lstm import Conv1DLSTMCell
+from tf1clip.contrib.rnn.python.ops._rnn_cell_conv_lstm import Conv2DLSTMCell
+from tf1clip.contrib.rnn.python.ops._rnn_cell_conv_lstm import Conv3DLSTMCell
+from tf1clip.contrib.rnn.python.ops._rnn_cell_conv_lstm import ConvLSTMCell
+from tf1clip.contrib.rnn.python.ops.rnn_cell import LayerNormBasicLSTMCell
+from tf1clip.contrib.rnn.python.ops.rnn_cell import NASCell
+from tf1clip.contrib.rnn.python.ops.lstm_ops import GRUBlockCell
+from tf1clip.contrib.rnn.python.ops.lstm_ops import GRUBlockCellV2
+from tf1clip.contrib.rnn.python.ops.lstm_ops import LSTMBlockCell
+from tf1clip.contrib.rnn.python.ops.fused_rnn_cell import FusedRNNCell
+from tf1clip.contrib.rnn.python.ops.fused_rnn_cell import FusedRNNCellAdaptor
+from tf1clip.contrib.rnn.python.ops.fused_rnn_cell import LSTMBlockFusedCell
+from tf1clip.contrib.rnn.python.ops.fused_rnn_cell import LSTMBlockWrapper
+from tf1clip.contrib.rnn.python.ops.fused_rnn_cell import TimeReversedFusedRNN
+from tf1clip.contrib.rnn.python.ops._rnn_cell_gated import CoupledInputForgetGateLSTMCell
+from tf1clip.contrib.rnn.python.ops._rnn_cell_gated import IndyLSTMCell
+from tf1clip.contrib.rnn.python.ops._rnn_cell_gated import UGRNNCell
+from tf1clip.contrib.rnn.python.ops._rnn_cell_grid import BidirectionalGridLSTMCell
+from tf1clip.contrib.rnn.python.ops._rnn_cell_grid import GridLSTMCell
+from tf1clip.contrib.rnn.python.ops._rnn_cell_grid import TimeFreqLSTMCell
+from tf1clip.contrib.rnn.python.ops._rnn_cell_independent import GLSTMCell
+from tf1clip.contrib.rnn.python.ops._rnn_cell_independent import IndRNNCell
+from tf1clip.contrib.rnn.python.ops._rnn_cell_independent import IndyGRUCell
+from tf1clip.contrib.rnn.python.ops._rnn_cell_independent import IntersectionRNNCell
+from tf1clip.contrib.rnn.python.ops._rnn_cell_independent import PhasedLSTMCell
+from tf1clip.contrib.rnn.python.ops._rnn_cell_independent import SRUCell
+from tf1clip.contrib.rnn.python.ops.rnn import stack_bidirectional_dynamic_rnn
+from tf1clip.contrib.rnn.python.ops.rnn import stack_bidirectional_rnn
+from tf1clip.contrib.rnn.python.ops._rnn_cell_wrappers import AttentionCellWrapper
+from tf1clip.contrib.rnn.python.ops._rnn_cell_wrappers import CompiledWrapper
+from tf1clip.contrib.rnn.python.ops._rnn_cell_wrappers import EmbeddingWrapper
+from tf1clip.contrib.rnn.python.ops._rnn_cell_wrappers import HighwayWrapper
+from tf1clip.contrib.rnn.python.ops._rnn_cell_wrappers import InputProjectionWrapper
+from tf1clip.contrib.rnn.python.ops._rnn_cell_wrappers import OutputProjectionWrapper
+from tf1clip.contrib.rnn.python.ops._rnn_cell_wrappers import best_effort_input_batch_size
+from tf1clip.contrib.rnn.python.ops._rnn_cell_wrappers import transpose_batch_time
 
 static_rnn = tf.compat.v1.nn.static_rnn
 static_bidirectional_rnn = tf.compat.v1.nn.static_bidirectional_rnn

@@ -3,21 +3,21 @@
 Place in the data flow (DESIGN.md): contrib.rnn (cells) / tf.compat.v1.layers <- **contrib.seq2seq**
 <- compat (facade, runner) <- cli. Nothing in TensorFlow 2.21 or a maintained library serves this API
 (tensorflow-addons' tfa.seq2seq is archived and a Keras-layer API), so these are our own modules with
-TF 1.15's semantics and variable names:
+TF 1.15's semantics and variable names, in python/ops/ under TF 1.15's module names:
 
-  loss                 sequence_loss, SequenceLoss
-  decoder              Decoder, dynamic_decode
-  basic_decoder        BasicDecoder, BasicDecoderOutput
-  sampling             Helper, TrainingHelper, GreedyEmbeddingHelper, SampleEmbeddingHelper,
-                       ScheduledEmbeddingTrainingHelper, ScheduledOutputTrainingHelper,
-                       InferenceHelper, CustomHelper
-  attention_mechanisms AttentionMechanism, BahdanauAttention, LuongAttention,
-                       BahdanauMonotonicAttention, LuongMonotonicAttention, hardmax
-  monotonic            safe_cumprod, monotonic_attention
-  attention_wrapper    AttentionWrapper, AttentionWrapperState
-  beam_search_decoder  BeamSearchDecoder, BeamSearchDecoderState, BeamSearchDecoderOutput,
-                       FinalBeamSearchDecoderOutput, tile_batch
-  gather_tree          gather_tree
+  loss                  sequence_loss, SequenceLoss
+  decoder               Decoder, dynamic_decode
+  basic_decoder         BasicDecoder, BasicDecoderOutput
+  helper                Helper, TrainingHelper, GreedyEmbeddingHelper, SampleEmbeddingHelper,
+                        ScheduledEmbeddingTrainingHelper, ScheduledOutputTrainingHelper,
+                        InferenceHelper, CustomHelper
+  attention_wrapper     AttentionWrapper, AttentionWrapperState; TF 1.15's module also held the mechanisms,
+                        in two private parts here: _attention_mechanisms (AttentionMechanism,
+                        BahdanauAttention, LuongAttention, BahdanauMonotonicAttention,
+                        LuongMonotonicAttention, hardmax) and _monotonic (safe_cumprod, monotonic_attention)
+  beam_search_decoder   BeamSearchDecoder, BeamSearchDecoderState, BeamSearchDecoderOutput,
+                        FinalBeamSearchDecoderOutput, tile_batch
+  beam_search_ops       gather_tree
 
 Variables keep TF 1.15's names (`memory_layer/kernel`, `decoder/attention_wrapper/<cell>/kernel`,
 `decoder/attention_wrapper/bahdanau_attention/query_layer/kernel`, `.../attention_v`,
@@ -26,36 +26,36 @@ checkpoint restores into the same script run through `tf1clip run`.
 """
 
 from tf1clip.contrib import catalog as _catalog
-from tf1clip.contrib.seq2seq.attention_mechanisms import AttentionMechanism
-from tf1clip.contrib.seq2seq.attention_mechanisms import BahdanauAttention
-from tf1clip.contrib.seq2seq.attention_mechanisms import BahdanauMonotonicAttention
-from tf1clip.contrib.seq2seq.attention_mechanisms import LuongAttention
-from tf1clip.contrib.seq2seq.attention_mechanisms import LuongMonotonicAttention
-from tf1clip.contrib.seq2seq.attention_mechanisms import hardmax
-from tf1clip.contrib.seq2seq.attention_wrapper import AttentionWrapper
-from tf1clip.contrib.seq2seq.attention_wrapper import AttentionWrapperState
-from tf1clip.contrib.seq2seq.basic_decoder import BasicDecoder
-from tf1clip.contrib.seq2seq.basic_decoder import BasicDecoderOutput
-from tf1clip.contrib.seq2seq.beam_search_decoder import BeamSearchDecoder
-from tf1clip.contrib.seq2seq.beam_search_decoder import BeamSearchDecoderOutput
-from tf1clip.contrib.seq2seq.beam_search_decoder import BeamSearchDecoderState
-from tf1clip.contrib.seq2seq.beam_search_decoder import FinalBeamSearchDecoderOutput
-from tf1clip.contrib.seq2seq.beam_search_decoder import tile_batch
-from tf1clip.contrib.seq2seq.decoder import Decoder
-from tf1clip.contrib.seq2seq.decoder import dynamic_decode
-from tf1clip.contrib.seq2seq.gather_tree import gather_tree
-from tf1clip.contrib.seq2seq.loss import SequenceLoss
-from tf1clip.contrib.seq2seq.loss import sequence_loss
-from tf1clip.contrib.seq2seq.monotonic import monotonic_attention
-from tf1clip.contrib.seq2seq.monotonic import safe_cumprod
-from tf1clip.contrib.seq2seq.sampling import CustomHelper
-from tf1clip.contrib.seq2seq.sampling import GreedyEmbeddingHelper
-from tf1clip.contrib.seq2seq.sampling import Helper
-from tf1clip.contrib.seq2seq.sampling import InferenceHelper
-from tf1clip.contrib.seq2seq.sampling import SampleEmbeddingHelper
-from tf1clip.contrib.seq2seq.sampling import ScheduledEmbeddingTrainingHelper
-from tf1clip.contrib.seq2seq.sampling import ScheduledOutputTrainingHelper
-from tf1clip.contrib.seq2seq.sampling import TrainingHelper
+from tf1clip.contrib.seq2seq.python.ops._attention_mechanisms import AttentionMechanism
+from tf1clip.contrib.seq2seq.python.ops._attention_mechanisms import BahdanauAttention
+from tf1clip.contrib.seq2seq.python.ops._attention_mechanisms import BahdanauMonotonicAttention
+from tf1clip.contrib.seq2seq.python.ops._attention_mechanisms import LuongAttention
+from tf1clip.contrib.seq2seq.python.ops._attention_mechanisms import LuongMonotonicAttention
+from tf1clip.contrib.seq2seq.python.ops._attention_mechanisms import hardmax
+from tf1clip.contrib.seq2seq.python.ops.attention_wrapper import AttentionWrapper
+from tf1clip.contrib.seq2seq.python.ops.attention_wrapper import AttentionWrapperState
+from tf1clip.contrib.seq2seq.python.ops.basic_decoder import BasicDecoder
+from tf1clip.contrib.seq2seq.python.ops.basic_decoder import BasicDecoderOutput
+from tf1clip.contrib.seq2seq.python.ops.beam_search_decoder import BeamSearchDecoder
+from tf1clip.contrib.seq2seq.python.ops.beam_search_decoder import BeamSearchDecoderOutput
+from tf1clip.contrib.seq2seq.python.ops.beam_search_decoder import BeamSearchDecoderState
+from tf1clip.contrib.seq2seq.python.ops.beam_search_decoder import FinalBeamSearchDecoderOutput
+from tf1clip.contrib.seq2seq.python.ops.beam_search_decoder import tile_batch
+from tf1clip.contrib.seq2seq.python.ops.decoder import Decoder
+from tf1clip.contrib.seq2seq.python.ops.decoder import dynamic_decode
+from tf1clip.contrib.seq2seq.python.ops.beam_search_ops import gather_tree
+from tf1clip.contrib.seq2seq.python.ops.loss import SequenceLoss
+from tf1clip.contrib.seq2seq.python.ops.loss import sequence_loss
+from tf1clip.contrib.seq2seq.python.ops._monotonic import monotonic_attention
+from tf1clip.contrib.seq2seq.python.ops._monotonic import safe_cumprod
+from tf1clip.contrib.seq2seq.python.ops.helper import CustomHelper
+from tf1clip.contrib.seq2seq.python.ops.helper import GreedyEmbeddingHelper
+from tf1clip.contrib.seq2seq.python.ops.helper import Helper
+from tf1clip.contrib.seq2seq.python.ops.helper import InferenceHelper
+from tf1clip.contrib.seq2seq.python.ops.helper import SampleEmbeddingHelper
+from tf1clip.contrib.seq2seq.python.ops.helper import ScheduledEmbeddingTrainingHelper
+from tf1clip.contrib.seq2seq.python.ops.helper import ScheduledOutputTrainingHelper
+from tf1clip.contrib.seq2seq.python.ops.helper import TrainingHelper
 
 # The declaration (catalog.tsv): the TF 1.15 names not served, and what to use instead.
 NOT_SERVED = {

@@ -64,10 +64,20 @@ LEAKED_MODULES = {alias.rsplit(".", 1)[1]: "tf1clip.contrib" + module[len("tf.co
 LEAKED_FROM = ("tf1clip.contrib.layers", "tf1clip.contrib.framework")
 
 
+def _module_named(dotted):
+  """The module served under a TF 1.15 name: a module of that path, else its package's attribute (a module at
+  TF 1.15's file path, `tf1clip.contrib.layers.python.layers.feature_column`, is contrib.layers' `feature_column`)."""
+  try:
+    return importlib.import_module(dotted)
+  except ModuleNotFoundError:
+    package, _, leaf = dotted.rpartition(".")
+    return getattr(importlib.import_module(package), leaf)
+
+
 def _leaked(name):
   """The object TF 1.15's slim leaked as `name`, from the contrib module tf1clip serves it in; else None."""
   if name in LEAKED_MODULES:
-    return importlib.import_module(LEAKED_MODULES[name])
+    return _module_named(LEAKED_MODULES[name])
   for module_name in LEAKED_FROM:
     try:
       return getattr(importlib.import_module(module_name), name)

@@ -27,7 +27,7 @@ from tensorflow_estimator.python.estimator.canned.timeseries import model
 from tensorflow_estimator.python.estimator.canned.timeseries.feature_keys import PredictionFeatures
 from tensorflow_estimator.python.estimator.canned.timeseries.feature_keys import TrainEvalFeatures
 
-from tf1clip.contrib.rnn import fused as lstm_ops
+from tf1clip.contrib.rnn.python.ops import fused_rnn_cell as lstm_ops
 from tf1clip.contrib.timeseries import math_utils
 
 V1 = tf.compat.v1

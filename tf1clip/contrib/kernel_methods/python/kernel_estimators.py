@@ -10,7 +10,7 @@ column with kernel mappers, the concatenated mapped features as the real-valued 
 
 import tensorflow as tf
 
-import tf1clip.contrib.layers.feature_column as feature_column_lib
+import tf1clip.contrib.layers.python.layers.feature_column as feature_column_lib
 import tf1clip.contrib.learn.canned as canned
 import tf1clip.contrib.learn.estimator as estimator_lib
 from tf1clip.contrib.kernel_methods.python.mappers.dense_kernel_mapper import DenseKernelMapper

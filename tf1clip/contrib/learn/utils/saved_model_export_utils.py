@@ -217,7 +217,7 @@ def make_parsing_export_strategy(feature_columns, default_output_alternative_key
                                  as_text=False, exports_to_keep=5, target_core=False,
                                  strip_default_attrs=None):
   """make_export_strategy for serialized tf.Examples parsed with the columns' feature spec."""
-  from tf1clip.contrib.layers import feature_column  # pylint: disable=import-outside-toplevel
+  from tf1clip.contrib.layers.python.layers import feature_column  # pylint: disable=import-outside-toplevel
   feature_spec = feature_column.create_feature_spec_for_parsing(feature_columns)
   if target_core:
     from tf1clip.contrib.learn import estimator as estimator_lib  # pylint: disable=import-outside-toplevel

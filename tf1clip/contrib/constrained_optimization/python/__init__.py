@@ -1,0 +1,3 @@
+"""`tf1clip.contrib.constrained_optimization.python`: the package TF 1.15 had at
+`tensorflow.contrib.constrained_optimization.python`.
+"""

@@ -1,0 +1,3 @@
+"""`tf1clip.contrib.cudnn_rnn.python.layers`: the package TF 1.15 had at
+`tensorflow.contrib.cudnn_rnn.python.layers`.
+"""

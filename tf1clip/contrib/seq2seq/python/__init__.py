@@ -1,0 +1,1 @@
+"""`tf1clip.contrib.seq2seq.python`: the package TF 1.15 had at `tensorflow.contrib.seq2seq.python`."""
