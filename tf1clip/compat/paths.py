@@ -7,16 +7,17 @@ names is looked up once, on first use, by these rules in order:
   1. a submodule (inventory kind `module`): the module served for its target path (numpy, six, ...: imported);
   2. a public alias (same_as `tf.X`): the facade's object for `tf.X`, so that one TF1 name is one object whichever
      path reaches it (`rnn_cell_impl.LSTMCell is tf.nn.rnn_cell.LSTMCell`: tf-keras' class);
-  3. a tf1clip port at the mirrored path (tensorflow.contrib.X... -> tf1clip.contrib.X..., tensorflow.python... ->
+  3. the pair the name is at home in (same_as `tensorflow.m:name`): what that pair resolves to (before the port,
+     so that a port re-exporting from elsewhere cannot split what TF 1.15 had as one object);
+  4. a tf1clip port at the mirrored path (tensorflow.contrib.X... -> tf1clip.contrib.X..., tensorflow.python... ->
      tf1clip.python...): tf1clip's own code for that module, or the names TF 2.21 dropped from it;
-  4. the pair the name is at home in (same_as `tensorflow.m:name`): what that pair resolves to;
   5. TensorFlow 2.21's own module of that path, or where TF 2.21 / a library moved it (MOVED: training.tracking ->
      trackable, tensorflow.python.estimator -> tensorflow-estimator's, contrib.layers' code -> tf-slim, ...);
   6. a raw op (kind `raw-op`): TF 2.21's tf.raw_ops.<op>;
   7. else a NotProvidedError that names the module path and why (TF 1.15 had the name: the message never says it
      did not).
 
-A name the inventory does not record (a private helper) is looked up by rules 3 and 5 only, and a path TF 1.15
+A name the inventory does not record (a private helper) is looked up by rules 4 and 5 only, and a path TF 1.15
 never had raises Python's own ModuleNotFoundError / AttributeError.
 
 Data flow: tf115.module_paths + compat.v1 (the facade) <- **compat.paths** <- compat.importer, compat.v1 (its
@@ -257,15 +258,17 @@ def _resolve(path, name):
       return found
     if error is not None:
       reasons.append("its public name %s: %s" % (entry.same_as, error))
-  found = _from_port(path, name)
-  if found is not _MISSING:
-    return found
   if entry.same_as.startswith("tensorflow."):
+    # Before a port at the mirrored path: the object this pair was on TF 1.15 is the one at its home, and a
+    # port that re-exports from elsewhere (contrib.distributions' bijectors from tfp) must not split the two.
     home_module, _, home_name = entry.same_as.partition(":")
     try:
       return resolve(home_module, home_name)
     except surface.NotProvidedError as e:
       reasons.append("the module it came from: %s" % e)
+  found = _from_port(path, name)
+  if found is not _MISSING:
+    return found
   found = _from_tensorflow(path, name)
   if found is not _MISSING:
     return found

@@ -418,13 +418,36 @@ def missing_attribute_hook(module_symbol, lazy=None):
 PATH_SERVER = None
 
 
+def mirror_getattr(module_name):
+  """The `__getattr__` of a package of ours at a TF 1.15 path below a contrib module (`tf1clip.contrib.layers.
+  python.layers`, which holds some of that path's files): the names TF 1.15's module had there that the package
+  does not define, as compat.paths serves them (`import tensorflow.contrib.layers.python.layers as m` walks by
+  attribute into this package, and `m.batch_norm` must be tf.contrib.layers.batch_norm)."""
+  path = "tensorflow." + module_name[len("tf1clip."):]
+
+  def __getattr__(attr):  # pylint: disable=invalid-name
+    if attr.startswith("__") or PATH_SERVER is None:
+      raise AttributeError("module %r has no attribute %r" % (module_name, attr))
+    import importlib.util  # pylint: disable=import-outside-toplevel
+    if importlib.util.find_spec(module_name + "." + attr) is not None:
+      # our own submodule, not imported yet (`from package import submodule` asks here first)
+      return importlib.import_module(module_name + "." + attr)
+    found = PATH_SERVER(path, attr)
+    if found is None:
+      raise AttributeError("module %r has no attribute %r" % (module_name, attr))
+    return found
+
+  return __getattr__
+
+
 def deep_module(module_symbol, attr, module_name=None):
   """`tf.contrib.X.<attr>` that the package does not serve itself: where TF 1.15 had the module
   `tensorflow.contrib.X.<attr>` (`.python`), that path's module as compat.paths serves it (so that `import
   tensorflow.contrib.X.python.ops as m` walks to it); a name TF 1.15's module had (outside the index), what
   compat.paths' rules serve for it (its home module, TensorFlow 2.21's or tf-slim's module); else the
   ContribNotProvidedError naming it."""
-  if PATH_SERVER is None or normalize(module_symbol) + "." + attr in _indexed_names():
+  declared = getattr(sys.modules.get(module_name or ""), "NOT_SERVED", None) or {}
+  if PATH_SERVER is None or attr in declared or normalize(module_symbol) + "." + attr in _indexed_names():
     # a public TF 1.15 name: the catalog's own verdict and advice stand (the package serves it or declares why not)
     raise ContribNotProvidedError(module_symbol + "." + attr)
   # TF 1.15's path of this module: its file's (tf1clip.contrib.X... mirrors tensorflow.contrib.X...), else its name's.

@@ -1,3 +1,7 @@
 """`tf1clip.contrib.constrained_optimization.python`: the package TF 1.15 had at
 `tensorflow.contrib.constrained_optimization.python`.
 """
+
+from tf1clip.contrib import catalog as _catalog
+
+__getattr__ = _catalog.mirror_getattr(__name__)

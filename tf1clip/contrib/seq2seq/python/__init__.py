@@ -1,1 +1,5 @@
 """`tf1clip.contrib.seq2seq.python`: the package TF 1.15 had at `tensorflow.contrib.seq2seq.python`."""
+
+from tf1clip.contrib import catalog as _catalog
+
+__getattr__ = _catalog.mirror_getattr(__name__)

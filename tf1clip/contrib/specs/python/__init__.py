@@ -1,1 +1,5 @@
 """`tf1clip.contrib.specs.python`: the package TF 1.15 had at `tensorflow.contrib.specs.python`."""
+
+from tf1clip.contrib import catalog as _catalog
+
+__getattr__ = _catalog.mirror_getattr(__name__)
