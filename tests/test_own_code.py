@@ -23,10 +23,6 @@ TF115_SITE = os.path.join(ROOT, ".venv-tf115", "lib", "python3.7", "site-package
 STILL_OVER = {
     "tf1clip/contrib/tensor_forest/tensor_forest.py": 85.7,
     "tf1clip/contrib/tensor_forest/random_forest.py": 78.3,
-    "tf1clip/contrib/tensor_forest/eval_metrics.py": 64.2,
-    "tf1clip/contrib/tensor_forest/data_ops.py": 56.3,
-    "tf1clip/contrib/tensor_forest/stats_ops.py": 54.9,
-    "tf1clip/contrib/tensor_forest/model_ops.py": 54.6,
     "tf1clip/contrib/learn/preprocessing/categorical_vocabulary.py": 48.0,
     "tf1clip/contrib/learn/io/data_feeder.py": 45.2,
     "tf1clip/contrib/learn/monitors.py": 40.7,
