@@ -163,10 +163,19 @@ def ParseLabelTensorOrDict(labels):  # pylint: disable=invalid-name
 
   Returns:
     A float32 tensor (a dict's values side by side along axis 1; a sparse tensor's missing entries -1).
+
+  Raises:
+    TypeError: a dict holds a SparseTensor.
   """
   if isinstance(labels, dict):
-    # TF 1.15 asked whether the dict (never true), not each value, was sparse: the values are concatenated as given
-    return tf.cast(tf.concat([labels[key] for key in sorted(labels)], 1), tf.float32)
+    # TF 1.15 asked whether the dict (never true), not each value, was sparse: it concatenated the values as they
+    # were, and a sparse one failed to convert (TensorFlow 2.21's concat would take it)
+    columns = [labels[key] for key in sorted(labels)]
+    sparse = [key for key in sorted(labels) if isinstance(labels[key], tf.SparseTensor)]
+    if sparse:
+      raise TypeError("ParseLabelTensorOrDict: labels[%r] is a SparseTensor; a dict of labels takes dense tensors "
+                      "only (as TF 1.15's)" % (sparse[0],))
+    return tf.cast(tf.concat(columns, 1), tf.float32)
   if isinstance(labels, tf.SparseTensor):
     labels = V1.sparse_tensor_to_dense(labels, default_value=-1)
   return tf.cast(labels, tf.float32)
