@@ -193,21 +193,6 @@ _serve("learn.preprocessing.categorical", "tf1clip.contrib.learn.preprocessing.c
 _serve("learn", "tf1clip.contrib.learn.svm:", "SVM")
 # contrib.learn.DynamicRnnEstimator: TF 1.15's model_fn (dynamic_rnn + fully_connected + optimize_loss) ported.
 _serve("learn", "tf1clip.contrib.learn.dynamic_rnn_estimator:", "DynamicRnnEstimator")
-# contrib.timeseries: tensorflow-estimator 2.15's trimmed copy of TF 1.15's library where it kept the object (feature
-# keys, the one-shot head), TF 1.15's code for what it dropped or broke (ARModel, ARRegressor, the state space models
-# of StructuralEnsembleRegressor, the readers and input_fns, saved_model_utils: the library's lost its numpy import);
-# TimeSeriesRegressor is the library's with TF 1.15's default state manager for ARModel.
-_TS = "tensorflow_estimator.python.estimator.canned.timeseries."
-_serve("timeseries", _TS + "feature_keys:", "TrainEvalFeatures FilteringResults")
-_serve("timeseries", _TS + "head:", "OneShotPredictionHead")
-SERVED["tf.contrib.timeseries.saved_model_utils"] = "tf1clip.contrib.timeseries.saved_model_utils:"
-_serve("timeseries.saved_model_utils", "tf1clip.contrib.timeseries.saved_model_utils:",
-       "cold_start_filter filter_continuation predict_continuation")
-_serve("timeseries", "tf1clip.contrib.timeseries.ar_model:", "ARModel")
-_serve("timeseries", "tf1clip.contrib.timeseries.estimators:",
-       "ARRegressor StructuralEnsembleRegressor TimeSeriesRegressor")
-_serve("timeseries", "tf1clip.contrib.timeseries.input_pipeline:", """
-    CSVReader NumpyReader RandomWindowInputFn WholeDatasetInputFn predict_continuation_input_fn""")
 # contrib.tensor_forest: TF 1.15's Python code (one module per TF 1.15 module) on its v4 C++ kernels ported to NumPy
 # (tf1clip.contrib.tensor_forest.kernels, TensorFlow's Philox for the split candidates); client / ops / python are TF
 # 1.15's package paths to the same modules.
