@@ -90,56 +90,6 @@ def _serve(module, source, names):
     SERVED["tf.contrib.%s.%s" % (module, name)] = "%s:%s" % (package, (prefix + "." + name).lstrip("."))
 
 
-# contrib.timeseries: tensorflow-estimator 2.15's trimmed copy of TF 1.15's library where it kept the object (feature
-# keys, the one-shot head), TF 1.15's code for what it dropped or broke (ARModel, ARRegressor, the state space models
-# of StructuralEnsembleRegressor, the readers and input_fns, saved_model_utils: the library's lost its numpy import);
-# TimeSeriesRegressor is the library's with TF 1.15's default state manager for ARModel.
-_TS = "tensorflow_estimator.python.estimator.canned.timeseries."
-_serve("timeseries", _TS + "feature_keys:", "TrainEvalFeatures FilteringResults")
-_serve("timeseries", _TS + "head:", "OneShotPredictionHead")
-SERVED["tf.contrib.timeseries.saved_model_utils"] = "tf1clip.contrib.timeseries.saved_model_utils:"
-_serve("timeseries.saved_model_utils", "tf1clip.contrib.timeseries.saved_model_utils:",
-       "cold_start_filter filter_continuation predict_continuation")
-_serve("timeseries", "tf1clip.contrib.timeseries.ar_model:", "ARModel")
-_serve("timeseries", "tf1clip.contrib.timeseries.estimators:",
-       "ARRegressor StructuralEnsembleRegressor TimeSeriesRegressor")
-_serve("timeseries", "tf1clip.contrib.timeseries.input_pipeline:", """
-    CSVReader NumpyReader RandomWindowInputFn WholeDatasetInputFn predict_continuation_input_fn""")
-# contrib.tensor_forest: TF 1.15's Python code (one module per TF 1.15 module) on its v4 C++ kernels ported to NumPy
-# (tf1clip.contrib.tensor_forest.kernels, TensorFlow's Philox for the split candidates); client / ops / python are TF
-# 1.15's package paths to the same modules.
-_TF = "tf1clip.contrib.tensor_forest"
-for _path in ("client", "client.eval_metrics", "client.random_forest", "data_ops", "eval_metrics", "model_ops", "ops",
-              "ops.data_ops", "ops.model_ops", "ops.stats_ops", "ops.tensor_forest_ops", "proto",
-              "proto.tensor_forest_params_pb2", "random_forest", "stats_ops", "tensor_forest", "tensor_forest_ops",
-              # not public in TF 1.15, but where its scripts imported from (tensorflow.contrib.tensor_forest.python)
-              "python", "python.tensor_forest", "python.ops", "python.ops.data_ops", "python.ops.model_ops",
-              "python.ops.stats_ops", "python.ops.tensor_forest_ops"):
-  SERVED["tf.contrib.tensor_forest." + _path] = "%s.%s:" % (_TF, _path)
-for _path in ("client.eval_metrics", "eval_metrics"):
-  _serve("tensor_forest." + _path, _TF + ".eval_metrics:", "get_metric get_prediction_key")
-for _path in ("client.random_forest", "random_forest"):
-  _serve("tensor_forest." + _path, _TF + ".random_forest:", """
-      TensorForestEstimator CoreTensorForestEstimator MultiForestMultiHeadEstimator TensorForestLossHook
-      TensorForestRunOpAtEndHook ModelBuilderOutputType get_model_fn get_combined_model_fn""")
-for _path in ("data_ops", "ops.data_ops"):
-  _serve("tensor_forest." + _path, _TF + ".data_ops:", """
-      CastToFloat DataColumn DataColumnCollection GetColumnName ParseDataTensorOrDict ParseLabelTensorOrDict
-      TensorForestDataSpec""")
-for _path in ("model_ops", "ops.model_ops"):
-  _serve("tensor_forest." + _path, _TF + ".model_ops:", "TreeVariable TreeVariableSavable tree_variable")
-for _path in ("stats_ops", "ops.stats_ops"):
-  _serve("tensor_forest." + _path, _TF + ".stats_ops:",
-         "FertileStatsVariable FertileStatsVariableSavable fertile_stats_variable")
-_serve("tensor_forest.proto.tensor_forest_params_pb2", _TF + ".proto.tensor_forest_params_pb2:", """
-    DepthDependentParam ExponentialParam LinearParam SplitFinishConfig SplitPruningConfig TensorForestParams
-    ThresholdParam""")
-_serve("tensor_forest.tensor_forest", _TF + ".tensor_forest:", """
-    ForestHParams RandomForestGraphs RandomTreeGraphs TreeVariables ForestVariables build_params_proto
-    get_epoch_variable parse_number_or_string_to_proto""")
-
-
-
 
 
 # The contrib modules tf1clip serves: the packages of tf1clip/contrib/ (read from the tree, nothing imported).

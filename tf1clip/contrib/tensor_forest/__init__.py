@@ -9,6 +9,9 @@ CoreTensorForestEstimator, MultiForestMultiHeadEstimator, the hooks and model_fn
 (tensor_forest_params_pb2 built from TF 1.15's descriptors). TF 1.15's C++ kernels are `kernels` (NumPy, run by
 tf.numpy_function) with `philox` (TensorFlow's Philox generator, so the random split candidates are TF 1.15's).
 `client`, `ops`, `python` and `python.ops` are TF 1.15's package paths to the same modules.
+
+Every name served is a real attribute of these modules (the catalog reads them: catalog.tsv); any other public
+name raises ContribNotProvidedError.
 """
 
 from tf1clip.contrib import catalog as _catalog
@@ -27,5 +30,4 @@ from tf1clip.contrib.tensor_forest.proto import tensor_forest_params_pb2 as _par
 
 proto.tensor_forest_params_pb2 = _params_pb2
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.tensor_forest",
-                                              lazy=_catalog.served("tf.contrib.tensor_forest"))
+__getattr__ = _catalog.module_getattr(__name__)

@@ -25,99 +25,97 @@ V1 = tf.compat.v1
 # TF 1.15's module imported its generated ops module under this name; scripts reached into it
 gen_model_ops = kernels
 
-for _op in ("TreeVariable", "TreeSerialize", "TreeDeserialize", "TreeSize", "TreePredictionsV4",
-            "FeatureUsageCounts"):
-  tf.no_gradient(_op)
+# A tree is grown by running ops, never by gradients.
+for _op_type in "TreeVariable TreeSerialize TreeDeserialize TreeSize TreePredictionsV4 FeatureUsageCounts".split():
+  tf.no_gradient(_op_type)
 
 
 class TreeVariableSavable(kernels.ResourceSaveable):
-  """SaveableObject implementation for TreeVariable."""
+  """How a Saver holds one tree: its serialized `decision_trees.Model` under `name`.
+
+  Restoring replaces the tree with the checkpoint's once `create_op` (the tree's initializer) has run.
+
+  Args:
+    params: the forest's hyperparameters (their `serialized_params_proto` is what the kernels read).
+    tree_handle: the tree resource's handle.
+    stats_handle: its fertile stats' handle (TF 1.15 took it and left it unused).
+    create_op: the op creating the resource.
+    name: the checkpoint key.
+  """
 
   def __init__(self, params, tree_handle, stats_handle, create_op, name):
-    """Creates a TreeVariableSavable object.
-
-    Args:
-      params: A TensorForestParams object.
-      tree_handle: handle to the tree variable.
-      stats_handle: handle to the stats variable.
-      create_op: the op to initialize the variable.
-      name: the name to save the tree variable under.
-    """
     del stats_handle
     self.params = params
-    super(TreeVariableSavable, self).__init__(
-        tree_handle, lambda: kernels.tree_serialize(tree_handle),
-        lambda config: kernels.tree_deserialize(tree_handle, config, params=params.serialized_params_proto),
-        create_op, name)
     self._tree_handle = tree_handle
+    write = functools.partial(kernels.tree_serialize, tree_handle)
+    read = functools.partial(kernels.tree_deserialize, tree_handle, params=params.serialized_params_proto)
+    super(TreeVariableSavable, self).__init__(tree_handle, write, read, create_op, name)
 
 
 class TreeVariable(object):
-  """A tree model."""
+  """One decision tree as a resource.
+
+  Args:
+    params: the forest's hyperparameters.
+    tree_config: a string tensor, the serialized tree to start from ("" for a single leaf).
+    stats_handle: the handle of the tree's fertile stats.
+    name: the resource's name; its handle op is named so.
+    container: TF 1.15's resource container (the kernels keep every resource in this process; unused).
+  """
 
   def __init__(self, params, tree_config, stats_handle, name, container=None):
-    self._params = params
-    self._tree_config = tree_config
-    self._stats_handle = stats_handle
-    self._name = name
-    self._container = container
+    self._params, self._tree_config, self._stats_handle = params, tree_config, stats_handle
+    self._name, self._container = name, container
     self._init_op = None
-    self._resource_handle = self._create_resource()
+    self._resource_handle = kernels.new_handle("tree", name)
 
   @property
   def resource_handle(self):
+    """The string tensor naming the resource, what the model ops take."""
     return self._resource_handle
-
-  def _create_resource(self):
-    return kernels.new_handle("tree", self._name)
-
-  def _initialize(self):
-    return kernels.create_tree_variable(self.resource_handle, self._tree_config,
-                                        params=self._params.serialized_params_proto)
 
   @property
   def initializer(self):
+    """The op creating the tree from `tree_config` (one op, built on first use)."""
     if self._init_op is None:
-      self._init_op = self._initialize()
+      proto = self._params.serialized_params_proto
+      self._init_op = kernels.create_tree_variable(self._resource_handle, self._tree_config, params=proto)
     return self._init_op
 
   def is_initialized(self):
-    return kernels.tree_is_initialized_op(self.resource_handle)
+    """A new boolean op: whether the resource exists."""
+    return kernels.tree_is_initialized_op(self._resource_handle)
 
   def _gather_saveables_for_checkpoint(self):
-    """For object-based checkpointing."""
-    return {
-        "tree_variable":
-            functools.partial(
-                TreeVariableSavable,
-                params=self._params,
-                tree_handle=self.resource_handle,
-                stats_handle=self._stats_handle,
-                create_op=self._init_op)
-    }
+    """Object-based checkpointing's hook: the saveable's factory, waiting for a `name`.
+
+    As TF 1.15's, it passes the create op only once `initializer` has been asked for (None before).
+    """
+    factory = functools.partial(TreeVariableSavable, params=self._params, tree_handle=self._resource_handle,
+                                stats_handle=self._stats_handle, create_op=self._init_op)
+    return {"tree_variable": factory}
 
 
 def tree_variable(params, tree_config, stats_handle, name, container=None):
-  r"""Creates a tree model and returns a handle to it.
+  """Creates one tree in the name scope `name` and returns its handle.
+
+  The tree joins the graph's SAVEABLE_OBJECTS (checkpointed under the handle's tensor name) and RESOURCES (created
+  by a Scaffold's init op, checked by its ready op).
 
   Args:
-    params: A TensorForestParams object.
-    tree_config: A `Tensor` of type `string`. Serialized proto of the tree.
-    stats_handle: Resource handle to the stats object.
-    name: A name for the variable.
-    container: An optional `string`. Defaults to `""`.
+    params: the forest's hyperparameters.
+    tree_config: a string tensor, the serialized tree to start from.
+    stats_handle: the handle of the tree's fertile stats.
+    name: the name scope (TF 1.15's default "TreeVariable"); the handle op takes its name.
+    container: TF 1.15's resource container (unused).
 
   Returns:
-    A `Tensor` of type mutable `string`. The handle to the tree.
+    The handle, a string tensor.
   """
-  with V1.name_scope(name, "TreeVariable") as name:
-    tree_var = TreeVariable(params, tree_config, stats_handle, name, container)
-    resource_handle = tree_var.resource_handle
-    create_op = tree_var.initializer
-    is_initialized_op = tree_var.is_initialized()
-    # Adds the variable to the savable list.
-    saveable = tree_var._gather_saveables_for_checkpoint()["tree_variable"](  # pylint: disable=protected-access
-        name=resource_handle.name)
-    V1.add_to_collection(V1.GraphKeys.SAVEABLE_OBJECTS, saveable)
-    kernels.register_resource(resource_handle, create_op, is_initialized_op)
-    return resource_handle
+  with V1.name_scope(name, "TreeVariable") as scope:
+    tree = TreeVariable(params, tree_config, stats_handle, scope, container)
+    handle, create, ready = tree.resource_handle, tree.initializer, tree.is_initialized()
+    factory = tree._gather_saveables_for_checkpoint()["tree_variable"]  # pylint: disable=protected-access
+    V1.add_to_collection(V1.GraphKeys.SAVEABLE_OBJECTS, factory(name=handle.name))
+    kernels.register_resource(handle, create, ready)
+  return handle

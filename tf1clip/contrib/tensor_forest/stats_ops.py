@@ -22,96 +22,92 @@ V1 = tf.compat.v1
 # TF 1.15's module imported its generated ops module under this name; scripts reached into it
 gen_stats_ops = kernels
 
-for _op in ("FertileStatsVariable", "FertileStatsSerialize", "FertileStatsDeserialize", "GrowTreeV4",
-            "ProcessInputV4", "FinalizeTree"):
-  tf.no_gradient(_op)
+# The stats only change by running these ops; nothing differentiates through them.
+for _op_type in ("FertileStatsVariable FertileStatsSerialize FertileStatsDeserialize GrowTreeV4 ProcessInputV4 "
+                 "FinalizeTree").split():
+  tf.no_gradient(_op_type)
 
 
 class FertileStatsVariableSavable(kernels.ResourceSaveable):
-  """SaveableObject implementation for FertileStatsVariable."""
+  """How a Saver holds one tree's fertile stats: the serialized `FertileStats` string under `name`.
+
+  Restoring deserializes that string into the resource once `create_op` (the stats' initializer) has run.
+
+  Args:
+    params: the forest's hyperparameters (their `serialized_params_proto` is what the kernels read).
+    stats_handle: the stats resource's handle.
+    create_op: the op creating the resource.
+    name: the checkpoint key.
+  """
 
   def __init__(self, params, stats_handle, create_op, name):
-    """Creates a FertileStatsVariableSavable object.
-
-    Args:
-      params: A TensorForestParams object.
-      stats_handle: handle to the tree variable.
-      create_op: the op to initialize the variable.
-      name: the name to save the tree variable under.
-    """
     self.params = params
-    super(FertileStatsVariableSavable, self).__init__(
-        stats_handle, lambda: kernels.fertile_stats_serialize(stats_handle, params=params.serialized_params_proto),
-        lambda config: kernels.fertile_stats_deserialize(stats_handle, config,
-                                                         params=params.serialized_params_proto),
-        create_op, name)
     self._stats_handle = stats_handle
+    proto = params.serialized_params_proto
+    write = functools.partial(kernels.fertile_stats_serialize, stats_handle, params=proto)
+    read = functools.partial(kernels.fertile_stats_deserialize, stats_handle, params=proto)
+    super(FertileStatsVariableSavable, self).__init__(stats_handle, write, read, create_op, name)
 
 
 class FertileStatsVariable(object):
-  """A Fertile stats variable."""
+  """One tree's fertile stats (its growing leaves' candidate splits and counts) as a resource.
+
+  Args:
+    params: the forest's hyperparameters.
+    stats_config: a string tensor, the serialized stats to start from ("" for none).
+    name: the resource's name; its handle op is named so.
+    container: TF 1.15's resource container (the kernels keep every resource in this process; unused).
+  """
 
   def __init__(self, params, stats_config, name, container=None):
-    self._params = params
-    self._stats_config = stats_config
-    self._name = name
-    self._container = container
+    self._params, self._stats_config = params, stats_config
+    self._name, self._container = name, container
     self._init_op = None
-    self._resource_handle = self._create_resource()
+    self._resource_handle = kernels.new_handle("stats", name)
 
   @property
   def resource_handle(self):
+    """The string tensor naming the resource, what the stats ops take."""
     return self._resource_handle
-
-  def _create_resource(self):
-    return kernels.new_handle("stats", self._name)
-
-  def _initialize(self):
-    return kernels.create_fertile_stats_variable(self.resource_handle, self._stats_config,
-                                                 params=self._params.serialized_params_proto)
 
   @property
   def initializer(self):
+    """The op creating the stats from `stats_config` (one op, built on first use)."""
     if self._init_op is None:
-      self._init_op = self._initialize()
+      proto = self._params.serialized_params_proto
+      self._init_op = kernels.create_fertile_stats_variable(self._resource_handle, self._stats_config, params=proto)
     return self._init_op
 
   def is_initialized(self):
-    return kernels.fertile_stats_is_initialized_op(self.resource_handle)
+    """A new boolean op: whether the resource exists."""
+    return kernels.fertile_stats_is_initialized_op(self._resource_handle)
 
   def _gather_saveables_for_checkpoint(self):
-    """For object-based checkpointing."""
-    return {
-        "fertile_stats_variable":
-            functools.partial(
-                FertileStatsVariableSavable,
-                params=self._params,
-                stats_handle=self.resource_handle,
-                create_op=self.initializer)
-    }
+    """Object-based checkpointing's hook: the saveable's factory, waiting for a `name`."""
+    factory = functools.partial(FertileStatsVariableSavable, params=self._params,
+                                stats_handle=self._resource_handle, create_op=self.initializer)
+    return {"fertile_stats_variable": factory}
 
 
 def fertile_stats_variable(params, stats_config, name, container=None):
-  r"""Creates a stats object and returns a handle to it.
+  """Creates one tree's fertile stats in the name scope `name` and returns their handle.
+
+  The stats join the graph's SAVEABLE_OBJECTS (checkpointed under the handle's tensor name) and RESOURCES (created
+  by a Scaffold's init op, checked by its ready op).
 
   Args:
-    params: A TensorForestParams object.
-    stats_config: A `Tensor` of type `string`. Serialized proto of the stats.
-    name: A name for the variable.
-    container: An optional `string`. Defaults to `""`.
+    params: the forest's hyperparameters.
+    stats_config: a string tensor, the serialized stats to start from.
+    name: the name scope (TF 1.15's default "FertileStatsVariable"); the handle op takes its name.
+    container: TF 1.15's resource container (unused).
 
   Returns:
-    A `Tensor` of type mutable `string`. The handle to the stats.
+    The handle, a string tensor.
   """
-  with V1.name_scope(name, "FertileStatsVariable") as name:
-    fertile_stats_var = FertileStatsVariable(params, stats_config, name, container)
-    resource_handle = fertile_stats_var.resource_handle
-    create_op = fertile_stats_var.initializer
-    is_initialized_op = fertile_stats_var.is_initialized()
-    # Adds the variable to the savable list.
-    saveable = (
-        fertile_stats_var._gather_saveables_for_checkpoint()[  # pylint: disable=protected-access
-            "fertile_stats_variable"](name=resource_handle.name))
-    V1.add_to_collection(V1.GraphKeys.SAVEABLE_OBJECTS, saveable)
-    kernels.register_resource(resource_handle, create_op, is_initialized_op)
-    return resource_handle
+  with V1.name_scope(name, "FertileStatsVariable") as scope:
+    stats = FertileStatsVariable(params, stats_config, scope, container)
+    handle, create, ready = stats.resource_handle, stats.initializer, stats.is_initialized()
+    factory = stats._gather_saveables_for_checkpoint()["fertile_stats_variable"]  # pylint: disable=protected-access
+    V1.add_to_collection(V1.GraphKeys.SAVEABLE_OBJECTS, factory(name=handle.name))
+    kernels.register_resource(handle, create, ready)
+  return handle

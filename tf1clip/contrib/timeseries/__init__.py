@@ -21,4 +21,15 @@ from tf1clip.contrib.timeseries import input_pipeline  # noqa: F401
 from tf1clip.contrib.timeseries import estimators  # noqa: F401
 from tf1clip.contrib.timeseries import saved_model_utils  # noqa: F401
 
-__getattr__ = _catalog.missing_attribute_hook("tf.contrib.timeseries", lazy=_catalog.served("tf.contrib.timeseries"))
+# Served as the very objects of tensorflow-estimator 2.15's copy where it kept them (their origin is in catalog.tsv),
+# TF 1.15's code here for the rest:
+from tensorflow_estimator.python.estimator.canned.timeseries.feature_keys import (  # noqa: F401
+    FilteringResults, TrainEvalFeatures)
+from tensorflow_estimator.python.estimator.canned.timeseries.head import OneShotPredictionHead  # noqa: F401
+from tf1clip.contrib.timeseries.ar_model import ARModel  # noqa: F401
+from tf1clip.contrib.timeseries.estimators import (  # noqa: F401
+    ARRegressor, StructuralEnsembleRegressor, TimeSeriesRegressor)
+from tf1clip.contrib.timeseries.input_pipeline import (  # noqa: F401
+    CSVReader, NumpyReader, RandomWindowInputFn, WholeDatasetInputFn, predict_continuation_input_fn)
+
+__getattr__ = _catalog.module_getattr(__name__)
