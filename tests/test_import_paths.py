@@ -76,8 +76,9 @@ def _port_pair():
 def _cases():
   public = _first(lambda p, n, e: p.startswith("tensorflow.contrib.") and ".python." in p
                   and e.kind == "function" and e.same_as.startswith("tf.contrib."))
+  # (in a module that was no public one: a public module is the facade's, whose names are its own choice)
   home = _first(lambda p, n, e: p.startswith("tensorflow.contrib.") and e.kind == "class"
-                and e.same_as.startswith("tensorflow.python.ops."))
+                and e.same_as.startswith("tensorflow.python.ops.") and not module_paths.modules()[p].same_as)
   # contrib.quantization's `import *` leaked the standard ops' wrappers, which TF 2.21 still has as raw ops
   raw = _first(lambda p, n, e: e.kind == "raw-op" and n == e.target and p.startswith("tensorflow.contrib.quantiz"))
   port_path, port_name, port_module = _port_pair()

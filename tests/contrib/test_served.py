@@ -17,18 +17,6 @@ import tf1clip.contrib as contrib
 from tf1clip.contrib import catalog
 
 
-def _contrib_attr(dotted):
-  obj = contrib
-  for part in dotted.split(".")[2:]:
-    obj = getattr(obj, part)
-  return obj
-
-
-@pytest.mark.parametrize("name", sorted(catalog.SERVED))
-def test_served_name_is_the_same_object_as_its_source(name):
-  assert _contrib_attr(name) is catalog.resolve(catalog.SERVED[name])
-
-
 def test_tf_slim_names_are_tf_slims_and_core_names_are_tf_compat_v1s():
   import tf_slim  # pylint: disable=import-outside-toplevel
   assert contrib.layers.conv2d is tf_slim.conv2d is contrib.slim.conv2d

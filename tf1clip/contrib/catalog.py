@@ -77,21 +77,6 @@ _PORT = "tf1clip's port of TF 1.15 contrib"
 _SLIM = "tf-slim 1.1.0, through tf1clip.contrib.slim's shim: tf_slim"
 _ESTIMATOR = "tensorflow-estimator 2.15, through tf1clip's shim (shims.tensorflow_estimator): "
 
-# Dotted TF1 name -> "python.module:attribute.path" of the object served under it, resolved on first
-# access by the contrib module's `__getattr__` (see `served`). Each is the same object TensorFlow 2.21,
-# tf-slim, tensorflow-probability (or tf1clip's own module) holds, so tests compare identities.
-SERVED = {}
-
-
-def _serve(module, source, names):
-  """Adds `tf.contrib.<module>.<name>` -> `<source>.<name>` to SERVED for each of `names`."""
-  package, _, prefix = source.partition(":")
-  for name in names.split():
-    SERVED["tf.contrib.%s.%s" % (module, name)] = "%s:%s" % (package, (prefix + "." + name).lstrip("."))
-
-
-
-
 # The contrib modules tf1clip serves: the packages of tf1clip/contrib/ (read from the tree, nothing imported).
 PROVIDED_SUBMODULES = frozenset(
     entry for entry in os.listdir(os.path.dirname(os.path.abspath(__file__)))
@@ -307,25 +292,11 @@ def unsupported_module(symbol):
   return UnsupportedModule(symbol)
 
 
-def served(module_symbol):
-  """The `lazy` table of a contrib module: attr -> "package.module:attr.path" for its SERVED names.
-
-  Args:
-    module_symbol: the module's TF1 name, e.g. "tf.contrib.metrics".
-
-  Returns:
-    A dict for `missing_attribute_hook(module_symbol, lazy=...)`.
-  """
-  prefix = module_symbol + "."
-  return {name[len(prefix):]: source for name, source in SERVED.items()
-          if name.startswith(prefix) and "." not in name[len(prefix):]}
-
-
 def resolve(source):
   """The object at "package.module:attr.path" (tf-slim's shim installed first for tf_slim).
 
   Args:
-    source: a SERVED value; an empty attribute path means the module itself. tf-slim and
+    source: "package.module:attr.path"; an empty attribute path means the module itself. tf-slim and
       tensorflow-estimator get their shims first.
 
   Returns:
@@ -337,30 +308,6 @@ def resolve(source):
   for attr in filter(None, path.split(".")):
     obj = getattr(obj, attr)
   return obj
-
-
-def missing_attribute_hook(module_symbol, lazy=None):
-  """Builds the module-level `__getattr__` of a provided contrib module.
-
-  Args:
-    module_symbol: the module's TF1 name, e.g. "tf.contrib.rnn".
-    lazy: optional dict attr -> "package.module:attr.path" resolved on each access (for names that
-      other tf1clip modules or other libraries own, imported only when used); see `served`.
-
-  Returns:
-    A `__getattr__(attr)` that resolves `lazy` names and raises ContribNotProvidedError naming
-    "<module_symbol>.<attr>" for every other public name.
-  """
-  lazy = dict(lazy or {})
-
-  def __getattr__(attr):  # pylint: disable=invalid-name
-    if attr in lazy:
-      return resolve(lazy[attr])
-    if attr.startswith("__"):
-      raise AttributeError("module %r has no attribute %r" % (module_symbol, attr))
-    return deep_module(module_symbol, attr)
-
-  return __getattr__
 
 
 # Set by compat.paths when it is imported (the importer and the facade import it): serves TF 1.15's module paths
@@ -396,7 +343,7 @@ def deep_module(module_symbol, attr, module_name=None):
   tensorflow.contrib.X.python.ops as m` walks to it); a name TF 1.15's module had (outside the index), what
   compat.paths' rules serve for it (its home module, TensorFlow 2.21's or tf-slim's module); else the
   ContribNotProvidedError naming it."""
-  declared = getattr(sys.modules.get(module_name or ""), "NOT_SERVED", None) or {}
+  declared = vars(sys.modules[module_name]).get("NOT_SERVED") or {} if module_name in sys.modules else {}
   if PATH_SERVER is None or attr in declared or normalize(module_symbol) + "." + attr in _indexed_names():
     # a public TF 1.15 name: the catalog's own verdict and advice stand (the package serves it or declares why not)
     raise ContribNotProvidedError(module_symbol + "." + attr)
