@@ -12,10 +12,15 @@ Stage 2 additionally, where the pattern is unambiguous:
   - hand-written gradient code -> tf1clip's pipeline:
       gv = opt.compute_gradients(loss[, var_list]); clipped = [(tf.clip_by_norm(g, c), v) for g, v in gv]
       train_op = opt.apply_gradients(clipped, ...)
-        -> train_op = tf1clip.WrappedOptimizer(opt, [tf1clip.transforms.clip_by_norm(c)]).minimize(loss, ...)
+        -> train_op = tf1clip.WrappedOptimizer(
+               opt, [tf1clip.transforms.clip_by_norm(c, repeated_rows="as_listed")]).minimize(loss, ...)
       grads, _ = tf.clip_by_global_norm(tf.gradients(loss, tvars), c)   (or via compute_gradients + zip)
       train_op = opt.apply_gradients(zip(grads, tvars), ...)
-        -> train_op = tf1clip.clip_gradients_by_norm(opt, c).minimize(loss, var_list=tvars, ...)
+        -> train_op = tf1clip.clip_gradients_by_norm(opt, c, repeated_rows="as_listed").minimize(
+               loss, var_list=tvars, ...)
+    `repeated_rows="as_listed"` is TF1's clipping of a sparse gradient (each listed row measured as listed), so
+    the rewrite keeps TF1's numbers; `"summed"` (the norm of the gradient as applied) is named in the report
+    as the opt-in improvement.
     "Unambiguous": the statements sit in one block, every intermediate name is used nowhere else, and
     compute_gradients / tf.gradients take only the loss and the variables. Anything else that mixes
     compute_gradients / tf.gradients with apply_gradients is left as it is, with a comment and a report line.
@@ -232,7 +237,10 @@ def contrib_target(symbol):
       return ("tf", name[len("tf."):])
   leaf = symbol.split(".")[-1]
   source = (catalog.origin(symbol) or "").split(": ", 1)[-1]
-  if source.startswith("tf1clip.") and source.split(".")[-1] == leaf and leaf in tf1clip.__all__:
+  # Only the very object tf1clip exports: a contrib name served by its own TF 1.15 function (contrib.estimator's
+  # clip_gradients_by_norm, TF1's numbers) keeps its contrib path, never the public name with other defaults.
+  public = tf1clip._EXPORTS.get(leaf)  # pylint: disable=protected-access
+  if public is not None and source == public + "." + leaf:
     return ("tf1clip", leaf)
   return ("tf1clip", symbol[len("tf."):])
 
@@ -251,6 +259,9 @@ class _Usage(cst.CSTVisitor):
 # What a gradient rewrite changes besides the code: the values and variables are the same, op names not.
 _RENAMED_OPS = ("same variables and values; the gradient and clipping ops get new names (under the "
                 "wrapper's name scope), so code that fetches them by name must follow")
+_AS_LISTED = ("repeated_rows=\"as_listed\" keeps TF1's numbers (a sparse gradient's repeated rows each "
+              "counted as listed); repeated_rows=\"summed\" is tf1clip's improvement (the norm of the "
+              "gradient as applied), opt-in: it changes training where an embedding row repeats in a batch")
 
 GradientPattern = collections.namedtuple(
     "GradientPattern", "first last target optimizer loss var_list clip kind apply_call names")
@@ -385,10 +396,13 @@ class Stage2Rewriter(cst.CSTTransformer):
 
   def _replace_apply(self, statement, original_body, p):
     self.needs_tf1clip = True
+    # repeated_rows="as_listed": TF1's clipping measured a sparse gradient's rows as listed (the rewrite keeps
+    # TF1's numbers; "summed", the norm of the gradient as applied, is the opt-in the report names).
     if p.kind == "global":
-      wrapper = "tf1clip.clip_gradients_by_norm(%s, %s)" % (p.optimizer, p.clip)
+      wrapper = "tf1clip.clip_gradients_by_norm(%s, %s, repeated_rows=\"as_listed\")" % (p.optimizer, p.clip)
     else:
-      wrapper = "tf1clip.WrappedOptimizer(%s, [tf1clip.transforms.%s])" % (p.optimizer, p.clip)
+      wrapper = "tf1clip.WrappedOptimizer(%s, [tf1clip.transforms.%s])" % (
+          p.optimizer, p.clip[:-1] + ", repeated_rows=\"as_listed\")")
     args = [p.loss]
     if p.var_list:
       args.append("var_list=" + p.var_list)
@@ -402,7 +416,7 @@ class Stage2Rewriter(cst.CSTTransformer):
     new_statement = statement.with_changes(body=[new_small])
     before = "\n".join(self._code(original_body[i]) for i in p.names)
     self._changes.append(Change(self._positions.line(original_body[p.first]), "gradients", before,
-                                cst.Module([]).code_for_node(new_small).strip(), (_RENAMED_OPS,)))
+                                cst.Module([]).code_for_node(new_small).strip(), (_RENAMED_OPS, _AS_LISTED)))
     return new_statement
 
 
