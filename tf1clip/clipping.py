@@ -227,9 +227,9 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None, *, repeated_rows
 
   For an `IndexedSlices`, only the rows present are clipped: absent rows stay zero. With
   `repeated_rows="summed"` duplicate indices are summed first; that equals densify-then-clip only when
-  `clip_value_min <= 0 <= clip_value_max` (otherwise densify-then-clip would move the absent zeros too, which a sparse result cannot express).
-  With "as_listed" each listed row is clipped as listed (TF 1.15), so a row listed twice can sum to twice
-  `clip_value_max` when applied.
+  `clip_value_min <= 0 <= clip_value_max` (otherwise densify-then-clip would move the absent zeros too, which a
+  sparse result cannot express). With "as_listed" each listed row is clipped as listed (TF 1.15), so a row
+  listed twice can sum to twice `clip_value_max` when applied.
 
   Args:
     t: A `Tensor`, an `IndexedSlices` or None.
