@@ -131,11 +131,10 @@ def test_stage_2_rewrites_the_clip_by_value_form():
       op = opt.apply_gradients(capped, global_step=step)
       """)
   new_source, _ = upgrade.upgrade_source(source, 2)
-  assert new_source == textwrap.dedent("""\
-      import tf1clip.compat.v1 as tf
-      import tf1clip
-      op = tf1clip.WrappedOptimizer(opt, [tf1clip.transforms.clip_by_value(-1.0, 1.0)]).minimize(loss, global_step=step)
-      """)
+  assert new_source == (
+      "import tf1clip.compat.v1 as tf\nimport tf1clip\n"
+      "op = tf1clip.WrappedOptimizer(opt, [tf1clip.transforms.clip_by_value(-1.0, 1.0, repeated_rows=\"as_listed\")])"
+      ".minimize(loss, global_step=step)\n")
 
 
 @pytest.mark.parametrize("stage", [1, 2])

@@ -6,8 +6,14 @@ signatures. On dense tensors they compute the same numbers as ``tf.compat.v1``'s
 formulas, op for op). On top of that:
 
 - ``tf.IndexedSlices`` in gives ``tf.IndexedSlices`` out for every function (TF's own
-  ``clip_by_average_norm`` densifies). Duplicate indices are summed first, so the values equal
-  densify-then-clip; nothing here ever converts an ``IndexedSlices`` to a dense tensor.
+  ``clip_by_average_norm`` densifies); nothing here ever converts an ``IndexedSlices`` to a dense tensor.
+- Repeated rows of an ``IndexedSlices`` (an embedding looked up twice in one batch lists the same index
+  twice) are handled as ``repeated_rows`` says, in ``clip_by_value``, ``clip_by_norm``, ``global_norm``
+  and ``clip_by_global_norm``: ``"summed"`` (the default, tf1clip's improvement) sums them first, so the
+  values equal densify-then-clip -- the norm of the gradient the optimizer applies; ``"as_listed"`` measures
+  and clips each listed row as it is listed, as TensorFlow 1.15 (and tf.compat.v1) did: the norm then counts
+  ``|a|^2 + |b|^2`` for a row listed twice where the applied gradient has ``|a + b|^2``. ``tf1clip upgrade
+  --stage 2`` writes ``"as_listed"``, so a rewritten script keeps TF1's numbers.
 - ``None`` entries of ``t_list`` pass through, and clipping ``None`` returns ``None``.
 - Bad clip values raise at graph construction, naming the argument; clip values only known at run time
   (placeholders, variables) are checked by assert ops that fail the ``sess.run``.
@@ -25,6 +31,18 @@ from tf1clip import _graph
 from tf1clip import validation
 
 _HALF_DTYPES = (tf.float16, tf.bfloat16)
+SUMMED = "summed"
+AS_LISTED = "as_listed"
+REPEATED_ROWS = (SUMMED, AS_LISTED)
+
+
+def check_repeated_rows(repeated_rows):
+  """Returns `repeated_rows` when it is "summed" or "as_listed"; raises a ValueError naming it otherwise."""
+  if not isinstance(repeated_rows, str) or repeated_rows not in REPEATED_ROWS:
+    raise ValueError(f"`repeated_rows` must be {SUMMED!r} (sum an IndexedSlices' rows that share an index "
+                     f"first, as densifying does) or {AS_LISTED!r} (each listed row as listed, TF 1.15's "
+                     f"result); got {repeated_rows!r}.")
+  return repeated_rows
 
 
 def _static_value(x):
@@ -64,11 +82,14 @@ def _dedupe(slices):
   return tf.IndexedSlices(values, unique_indices, slices.dense_shape)
 
 
-def _values_of(t, arg_name):
-  """Returns (values tensor, deduplicated slices or None) for a dense tensor or IndexedSlices `t`."""
+def _values_of(t, arg_name, repeated_rows=SUMMED):
+  """Returns (values tensor, slices or None) for a dense tensor or IndexedSlices `t`.
+
+  The slices are deduplicated for "summed", `t` itself for "as_listed" (TF 1.15 read `t.values` as listed).
+  """
   if _is_sparse(t):
-    slices = _dedupe(t)
-    return slices.values, slices
+    slices = _dedupe(t) if repeated_rows == SUMMED else t
+    return tf.convert_to_tensor(slices.values, name=arg_name), slices
   try:
     values = tf.convert_to_tensor(t, name=arg_name)
   except (TypeError, ValueError) as e:
@@ -201,12 +222,14 @@ def _check_t_list(t_list):
   return list(t_list)
 
 
-def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+def clip_by_value(t, clip_value_min, clip_value_max, name=None, *, repeated_rows=SUMMED):
   """Clips tensor values to `[clip_value_min, clip_value_max]`, as `tf.compat.v1.clip_by_value`.
 
-  For an `IndexedSlices`, duplicate indices are summed first and only the rows present are clipped:
-  absent rows stay zero. That equals densify-then-clip only when `clip_value_min <= 0 <= clip_value_max`
-  (otherwise densify-then-clip would move the absent zeros too, which a sparse result cannot express).
+  For an `IndexedSlices`, only the rows present are clipped: absent rows stay zero. With
+  `repeated_rows="summed"` duplicate indices are summed first; that equals densify-then-clip only when
+  `clip_value_min <= 0 <= clip_value_max` (otherwise densify-then-clip would move the absent zeros too, which a
+  sparse result cannot express). With "as_listed" each listed row is clipped as listed (TF 1.15), so a row
+  listed twice can sum to twice `clip_value_max` when applied.
 
   Args:
     t: A `Tensor`, an `IndexedSlices` or None.
@@ -214,6 +237,7 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
       for an `IndexedSlices`).
     clip_value_max: The maximum value, likewise.
     name: A name for the operation (optional).
+    repeated_rows: "summed" (default) or "as_listed", for an `IndexedSlices` (see the module docstring).
 
   Returns:
     The clipped `Tensor` or `IndexedSlices` (None for None).
@@ -222,10 +246,11 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     ValueError: if `clip_value_min > clip_value_max` when both are known while building the graph (a
       run-time assert checks them otherwise), or a bound does not fit an `IndexedSlices`.
   """
+  check_repeated_rows(repeated_rows)
   if t is None:
     return None
   with tf.compat.v1.name_scope(name, "clip_by_value", [t, clip_value_min, clip_value_max]) as name:
-    values, sparse = _values_of(t, "t")
+    values, sparse = _values_of(t, "t", repeated_rows)
     if not (values.dtype.is_floating or values.dtype.is_integer):
       validation.floating_dtype(values.dtype, "t")
     _check_integer_bounds(clip_value_min, clip_value_max, values.dtype)
@@ -244,21 +269,23 @@ def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     return _like(sparse, t_max)
 
 
-def clip_by_norm(t, clip_norm, axes=None, name=None):
+def clip_by_norm(t, clip_norm, axes=None, name=None, *, repeated_rows=SUMMED):
   """Clips `t` to a maximum L2-norm along `axes`, as `tf.compat.v1.clip_by_norm`.
 
   A tensor function: it clips `t` now. `tf1clip.transforms.clip_by_norm(clip_norm)` is the transform
   factory of the same name, which clips each gradient of a `(gradient, variable)` list.
 
   Computes `t * clip_norm / max(l2norm(t, axes), clip_norm)`, with TF's where-guarded square root (no
-  NaN gradient at zero). For an `IndexedSlices`, duplicate indices are summed first; absent rows are
-  zero, so norms over the present rows equal the dense norms for any `axes`.
+  NaN gradient at zero). For an `IndexedSlices` with `repeated_rows="summed"`, duplicate indices are
+  summed first; absent rows are zero, so norms over the present rows equal the dense norms for any `axes`.
+  With "as_listed" the norm is that of the listed rows (TF 1.15's).
 
   Args:
     t: A floating point `Tensor`, an `IndexedSlices` or None.
     clip_norm: A scalar > 0 (number or `Tensor`).
     axes: Dimensions to compute the norm over (as for the dense tensor); None means all.
     name: A name for the operation (optional).
+    repeated_rows: "summed" (default) or "as_listed", for an `IndexedSlices` (see the module docstring).
 
   Returns:
     The clipped `Tensor` or `IndexedSlices` (None for None).
@@ -266,10 +293,11 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
   Raises:
     ValueError: if `clip_norm` is known now and is not a positive scalar, or has a non-scalar shape.
   """
+  check_repeated_rows(repeated_rows)
   if t is None:
     return None
   with tf.compat.v1.name_scope(name, "clip_by_norm", [t, clip_norm]) as name:
-    values, sparse = _values_of(t, "t")
+    values, sparse = _values_of(t, "t", repeated_rows)
     validation.floating_dtype(values.dtype, "t")
     clip_norm = _check_clip_norm(clip_norm, "clip_norm")
     if np.isscalar(clip_norm):
@@ -288,15 +316,17 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     return _like(sparse, values_clip)
 
 
-def global_norm(t_list, name=None):
+def global_norm(t_list, name=None, *, repeated_rows=SUMMED):
   """Computes `sqrt(sum(l2norm(t)**2 for t in t_list))`, as `tf.compat.v1.global_norm`.
 
-  None entries are ignored. `IndexedSlices` count with their duplicate indices summed, so the result
-  equals the norm of the dense tensors.
+  None entries are ignored. With `repeated_rows="summed"` an `IndexedSlices` counts with its duplicate
+  indices summed, so the result equals the norm of the dense tensors; with "as_listed" every listed row
+  counts (TF 1.15's result).
 
   Args:
     t_list: A list or tuple of `Tensor`s, `IndexedSlices` or None, all of one dtype.
     name: A name for the operation (optional).
+    repeated_rows: "summed" (default) or "as_listed" (see the module docstring).
 
   Returns:
     A scalar `Tensor` of that dtype (float32 when there is no tensor).
@@ -306,9 +336,10 @@ def global_norm(t_list, name=None):
     ValueError: if the tensors have different dtypes.
   """
   t_list = _check_t_list(t_list)
+  check_repeated_rows(repeated_rows)
   with tf.compat.v1.name_scope(name, "global_norm", [t for t in t_list if t is not None]) as name:
     values = [
-        None if t is None else _values_of(t, "t_%d" % i)[0] for i, t in enumerate(t_list)]
+        None if t is None else _values_of(t, "t_%d" % i, repeated_rows)[0] for i, t in enumerate(t_list)]
     present = [v for v in values if v is not None]
     for i, v in enumerate(values):
       if v is not None:
@@ -327,11 +358,13 @@ def global_norm(t_list, name=None):
         half_squared_norm * tf.constant(2.0, dtype=half_squared_norm.dtype), name="global_norm")
 
 
-def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
+def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None, *, repeated_rows=SUMMED):
   """Scales all of `t_list` by `clip_norm / max(global_norm, clip_norm)`, as `tf.clip_by_global_norm`.
 
   The direction of the whole gradient is kept (Pascanu et al., 2012). None entries stay None;
-  `IndexedSlices` stay `IndexedSlices` (duplicate indices summed). As in TF1, when the global norm is
+  `IndexedSlices` stay `IndexedSlices`: with `repeated_rows="summed"` (default) duplicate indices are
+  summed and the norm is that of the dense gradient; with "as_listed" the rows stay as listed and the norm
+  counts each listed row (TF 1.15's numbers). As in TF1, when the global norm is
   inf or NaN every entry becomes NaN, signalling the error; the optimizer wrappers' `skip_non_finite`
   is the protection against applying it.
 
@@ -340,6 +373,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     clip_norm: A scalar > 0 (number or `Tensor`).
     use_norm: The global norm to use, if already computed (a scalar `Tensor`); else `global_norm(t_list)`.
     name: A name for the operation (optional).
+    repeated_rows: "summed" (default) or "as_listed" (see the module docstring).
 
   Returns:
     list_clipped: A list like `t_list`, clipped.
@@ -354,16 +388,18 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     (arXiv:1211.5063, 2012).
   """
   t_list = _check_t_list(t_list)
+  check_repeated_rows(repeated_rows)
   with tf.compat.v1.name_scope(
       name, "clip_by_global_norm", [t for t in t_list if t is not None] + [clip_norm]) as name:
     clip_norm = _check_clip_norm(clip_norm, "clip_norm")
     # Deduplicate once: the norm and the clipped values then come from the same tensors.
-    pairs = [(None, None) if t is None else _values_of(t, "t_%d" % i) for i, t in enumerate(t_list)]
+    pairs = [(None, None) if t is None else _values_of(t, "t_%d" % i, repeated_rows)
+             for i, t in enumerate(t_list)]
     for i, (v, _) in enumerate(pairs):
       if v is not None:
         validation.floating_dtype(v.dtype, "t_list[%d]" % i)
     if use_norm is None:
-      use_norm = global_norm([v for v, _ in pairs])
+      use_norm = global_norm([v for v, _ in pairs])  # values already deduplicated (or as listed)
     else:
       if not tf.is_tensor(use_norm):
         validation.non_negative(use_norm, "use_norm")

@@ -248,7 +248,8 @@ class WrappedOptimizer(transforms_lib.Pipeline, _Optimizer):
 
 def clip_gradients_by_norm(optimizer: _Optimizer, clip_norm: Any,
                            name: Optional[str] = None,
-                           summaries: Union[None, bool, str] = None) -> WrappedOptimizer:
+                           summaries: Union[None, bool, str] = None, *,
+                           repeated_rows: str = "summed") -> WrappedOptimizer:
   """Returns an optimizer that clips gradients by their global norm before applying them.
 
   ``tf.contrib.estimator.clip_gradients_by_norm``: all gradients are scaled together so
@@ -267,19 +268,22 @@ def clip_gradients_by_norm(optimizer: _Optimizer, clip_norm: Any,
     summaries: record the ``tf1clip/`` scalars (global norm before and after, clipped,
       clip rate, threshold); see `WrappedOptimizer`. Default: on in graph mode (estimators
       write them with their other summaries).
+    repeated_rows: "summed" (default: a sparse gradient's repeated rows are summed, so the norm is that of
+      the gradient applied) or "as_listed" (each listed row counted, TF 1.15's numbers: what
+      ``tf.contrib.estimator.clip_gradients_by_norm`` gave, and what ``tf1clip upgrade --stage 2`` writes).
 
   Returns:
     A `WrappedOptimizer`.
 
   Raises:
     TypeError: if `optimizer` is not an Optimizer.
-    ValueError: if `clip_norm` is a number <= 0, or `summaries` is not None, a bool or
-      ``"per_variable"``.
+    ValueError: if `clip_norm` is a number <= 0, `summaries` is not None, a bool or
+      ``"per_variable"``, or `repeated_rows` is neither "summed" nor "as_listed".
 
   References:
     Pascanu, Mikolov, Bengio, "On the difficulty of training recurrent neural networks",
     ICML 2013 (arXiv:1211.5063).
   """
   check_optimizer(optimizer)
-  return WrappedOptimizer(optimizer, [transforms_lib.clip_by_global_norm(clip_norm)],
+  return WrappedOptimizer(optimizer, [transforms_lib.clip_by_global_norm(clip_norm, repeated_rows=repeated_rows)],
                           name=name or "ClipByNorm" + optimizer.get_name(), summaries=summaries)

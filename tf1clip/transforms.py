@@ -361,12 +361,14 @@ def _is_python_number(x):
   return isinstance(x, (numbers.Real, np.number)) and not isinstance(x, bool)
 
 
-def clip_by_value(clip_value_min: Any, clip_value_max: Any) -> Transform:
+def clip_by_value(clip_value_min: Any, clip_value_max: Any, *, repeated_rows: str = "summed") -> Transform:
   """Clips every gradient element-wise to ``[clip_value_min, clip_value_max]``.
 
   Args:
     clip_value_min: scalar (or broadcastable Tensor), the lower bound.
     clip_value_max: scalar (or broadcastable Tensor), the upper bound.
+    repeated_rows: "summed" (default: a sparse gradient's repeated rows are summed before clipping) or
+      "as_listed" (each listed row clipped as listed, TF 1.15's numbers); see `tf1clip.clipping`.
 
   Returns:
     A transform; sparse gradients stay sparse (see `tf1clip.clip_by_value`).
@@ -376,17 +378,22 @@ def clip_by_value(clip_value_min: Any, clip_value_max: Any) -> Transform:
   """
   validation.not_nan(clip_value_min, "clip_value_min")
   validation.not_nan(clip_value_max, "clip_value_max")
+  clipping.check_repeated_rows(repeated_rows)
   if (_is_python_number(clip_value_min) and _is_python_number(clip_value_max)
       and clip_value_min > clip_value_max):
     raise ValueError("`clip_value_min` must be <= `clip_value_max`; got clip_value_min=%r, "
                      "clip_value_max=%r." % (clip_value_min, clip_value_max))
   return _named(
       lambda gv: _map_gradients(
-          lambda g: clipping.clip_by_value(g, clip_value_min, clip_value_max), gv),
-      "clip_by_value(%r, %r)" % (clip_value_min, clip_value_max))
+          lambda g: clipping.clip_by_value(g, clip_value_min, clip_value_max, repeated_rows=repeated_rows), gv),
+      "clip_by_value(%r, %r%s)" % (clip_value_min, clip_value_max, _rows_shown(repeated_rows)))
 
 
-def clip_by_norm(clip_norm: Any) -> Transform:
+def _rows_shown(repeated_rows):
+  return "" if repeated_rows == clipping.SUMMED else ", repeated_rows=%r" % repeated_rows
+
+
+def clip_by_norm(clip_norm: Any, *, repeated_rows: str = "summed") -> Transform:
   """Clips each gradient separately to L2 norm at most `clip_norm` (changes the direction).
 
   A transform factory: it returns a transform for lists of ``(gradient, variable)`` pairs. The
@@ -395,14 +402,19 @@ def clip_by_norm(clip_norm: Any) -> Transform:
 
   Args:
     clip_norm: positive scalar.
+    repeated_rows: "summed" (default) or "as_listed" (TF 1.15's numbers); see `tf1clip.clipping`.
 
   Returns:
     A transform; sparse gradients stay sparse (see `tf1clip.clip_by_norm`).
 
   Raises:
-    ValueError: if `clip_norm` is a number <= 0.
+    ValueError: if `clip_norm` is a number <= 0, or `repeated_rows` is neither.
   """
-  return _per_gradient_clip(clipping.clip_by_norm, clip_norm)
+  clipping.check_repeated_rows(repeated_rows)
+  validation.positive(clip_norm, "clip_norm")
+  return _named(
+      lambda gv: _map_gradients(lambda g: clipping.clip_by_norm(g, clip_norm, repeated_rows=repeated_rows), gv),
+      "clip_by_norm(%r%s)" % (clip_norm, _rows_shown(repeated_rows)))
 
 
 def clip_by_average_norm(clip_norm: Any) -> Transform:
@@ -426,7 +438,7 @@ def _per_gradient_clip(clip_fn, clip_norm):
                 "%s(%r)" % (clip_fn.__name__, clip_norm))
 
 
-def clip_by_global_norm(clip_norm: Any) -> Transform:
+def clip_by_global_norm(clip_norm: Any, *, repeated_rows: str = "summed") -> Transform:
   """Scales all gradients together so that their global norm is at most `clip_norm`.
 
   Keeps the direction of the whole update. This is what ``tf.contrib.estimator.
@@ -434,18 +446,21 @@ def clip_by_global_norm(clip_norm: Any) -> Transform:
 
   Args:
     clip_norm: positive scalar.
+    repeated_rows: "summed" (default: the norm of the gradient as applied, a sparse gradient's repeated
+      rows summed) or "as_listed" (each listed row counted, TF 1.15's numbers); see `tf1clip.clipping`.
 
   Returns:
     A transform; sparse gradients stay sparse (see `tf1clip.clip_by_global_norm`).
 
   Raises:
-    ValueError: if `clip_norm` is a number <= 0.
+    ValueError: if `clip_norm` is a number <= 0, or `repeated_rows` is neither.
 
   References:
     Pascanu, Mikolov, Bengio, "On the difficulty of training recurrent neural networks",
     ICML 2013 (arXiv:1211.5063).
   """
   validation.positive(clip_norm, "clip_norm")
+  clipping.check_repeated_rows(repeated_rows)
 
   def with_stats(grads_and_vars):
     """Clips; returns (grads_and_vars, stats) with the norm the clip computed anyway.
@@ -460,7 +475,7 @@ def clip_by_global_norm(clip_norm: Any) -> Transform:
     grads = [g for g, _ in grads_and_vars]
     if all(g is None for g in grads):
       return grads_and_vars, None
-    clipped, norm = clipping.clip_by_global_norm(grads, clip_norm)
+    clipped, norm = clipping.clip_by_global_norm(grads, clip_norm, repeated_rows=repeated_rows)
     threshold = tf.cast(clip_norm, norm.dtype)
     # min(norm, clip_norm) is the clipped norm; NaN/inf norms stay visible as they are.
     after = tf.where(norm > threshold, threshold, norm)
@@ -472,7 +487,7 @@ def clip_by_global_norm(clip_norm: Any) -> Transform:
     return with_stats(grads_and_vars)[0]
 
   transform.with_stats = with_stats
-  return _named(transform, "clip_by_global_norm(%r)" % (clip_norm,))
+  return _named(transform, "clip_by_global_norm(%r%s)" % (clip_norm, _rows_shown(repeated_rows)))
 
 
 def _scale(grad, factor):

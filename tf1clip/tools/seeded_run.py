@@ -10,6 +10,10 @@ random ops still have a seed when TF_DETERMINISTIC_OPS is on (they would raise o
 it anyway; the runner hands it to `import tensorflow`), so the default graph they seed is the one the
 script builds in.
 
+In `python` mode, $TF1CLIP_MODULE_REDIRECTS (JSON {top-level module: path of its upgraded file or package},
+written by `tf1clip upgrade --check-run` for the program's own modules it upgraded alongside) makes those names
+import from the upgraded copies, whatever PYTHONPATH or the script's `sys.path` edits say.
+
 Data flow: compat.runner + compat.v1 <- tools.seeded_run <- tools.upgrade_cli (a subprocess per run).
 """
 
@@ -28,6 +32,21 @@ def _default_graph_seed(seed):
     graph._seed = value  # pylint: disable=protected-access
 
   ops.Graph.seed = property(get, put, doc=ops.Graph.seed.__doc__)
+
+
+class _Redirects:
+  """A sys.meta_path finder: the listed top-level modules from their upgraded copies (their packages' submodules
+  follow through the package's __path__)."""
+
+  def __init__(self, redirects):
+    self._redirects = redirects
+
+  def find_spec(self, fullname, path=None, target=None):  # pylint: disable=unused-argument
+    where = self._redirects.get(fullname)
+    if where is None:
+      return None
+    import importlib.machinery  # pylint: disable=import-outside-toplevel
+    return importlib.machinery.PathFinder.find_spec(fullname, [os.path.dirname(where)])
 
 
 def main(argv):
@@ -55,6 +74,10 @@ def main(argv):
   if mode == "run":
     from tf1clip.compat import runner  # pylint: disable=import-outside-toplevel
     return runner.run_script(script, args)
+  redirects = os.environ.get("TF1CLIP_MODULE_REDIRECTS")
+  if redirects:
+    import json  # pylint: disable=import-outside-toplevel
+    sys.meta_path.insert(0, _Redirects(json.loads(redirects)))
   from tf1clip.tools import compare_init  # pylint: disable=import-outside-toplevel
   return compare_init.run_as_python(script, args)
 

@@ -1,6 +1,7 @@
 """`tf1clip upgrade`: rewrite a legacy TF1 script so it runs under plain `python` (migration stages 1 and 2).
 
-Stage 1 changes only the import statements, the way `tf1clip run` answers them (compat.importer):
+Stage 1 changes the import statements, the way `tf1clip run` answers them (compat.importer), and the NumPy /
+SciPy names and calls that were removed where today's spelling is exact (LegacyNumericsRewriter):
 `import tensorflow as tf` -> `import tf1clip.compat.v1 as tf`, `from tensorflow.contrib import rnn` ->
 `from tf1clip.contrib import rnn`, `import tensorflow.contrib.slim as slim` -> `import
 tf1clip.contrib.slim as slim`, ...; a module tf1clip holds as no file (`from tensorflow.keras import
@@ -12,10 +13,15 @@ Stage 2 additionally, where the pattern is unambiguous:
   - hand-written gradient code -> tf1clip's pipeline:
       gv = opt.compute_gradients(loss[, var_list]); clipped = [(tf.clip_by_norm(g, c), v) for g, v in gv]
       train_op = opt.apply_gradients(clipped, ...)
-        -> train_op = tf1clip.WrappedOptimizer(opt, [tf1clip.transforms.clip_by_norm(c)]).minimize(loss, ...)
+        -> train_op = tf1clip.WrappedOptimizer(
+               opt, [tf1clip.transforms.clip_by_norm(c, repeated_rows="as_listed")]).minimize(loss, ...)
       grads, _ = tf.clip_by_global_norm(tf.gradients(loss, tvars), c)   (or via compute_gradients + zip)
       train_op = opt.apply_gradients(zip(grads, tvars), ...)
-        -> train_op = tf1clip.clip_gradients_by_norm(opt, c).minimize(loss, var_list=tvars, ...)
+        -> train_op = tf1clip.clip_gradients_by_norm(opt, c, repeated_rows="as_listed").minimize(
+               loss, var_list=tvars, ...)
+    `repeated_rows="as_listed"` is TF1's clipping of a sparse gradient (each listed row measured as listed), so
+    the rewrite keeps TF1's numbers; `"summed"` (the norm of the gradient as applied) is named in the report
+    as the opt-in improvement.
     "Unambiguous": the statements sit in one block, every intermediate name is used nowhere else, and
     compute_gradients / tf.gradients take only the loss and the variables. Anything else that mixes
     compute_gradients / tf.gradients with apply_gradients is left as it is, with a comment and a report line.
@@ -232,7 +238,10 @@ def contrib_target(symbol):
       return ("tf", name[len("tf."):])
   leaf = symbol.split(".")[-1]
   source = (catalog.origin(symbol) or "").split(": ", 1)[-1]
-  if source.startswith("tf1clip.") and source.split(".")[-1] == leaf and leaf in tf1clip.__all__:
+  # Only the very object tf1clip exports: a contrib name served by its own TF 1.15 function (contrib.estimator's
+  # clip_gradients_by_norm, TF1's numbers) keeps its contrib path, never the public name with other defaults.
+  public = tf1clip._EXPORTS.get(leaf)  # pylint: disable=protected-access
+  if public is not None and source == public + "." + leaf:
     return ("tf1clip", leaf)
   return ("tf1clip", symbol[len("tf."):])
 
@@ -251,6 +260,9 @@ class _Usage(cst.CSTVisitor):
 # What a gradient rewrite changes besides the code: the values and variables are the same, op names not.
 _RENAMED_OPS = ("same variables and values; the gradient and clipping ops get new names (under the "
                 "wrapper's name scope), so code that fetches them by name must follow")
+_AS_LISTED = ("repeated_rows=\"as_listed\" keeps TF1's numbers (a sparse gradient's repeated rows each "
+              "counted as listed); repeated_rows=\"summed\" is tf1clip's improvement (the norm of the "
+              "gradient as applied), opt-in: it changes training where an embedding row repeats in a batch")
 
 GradientPattern = collections.namedtuple(
     "GradientPattern", "first last target optimizer loss var_list clip kind apply_call names")
@@ -385,10 +397,13 @@ class Stage2Rewriter(cst.CSTTransformer):
 
   def _replace_apply(self, statement, original_body, p):
     self.needs_tf1clip = True
+    # repeated_rows="as_listed": TF1's clipping measured a sparse gradient's rows as listed (the rewrite keeps
+    # TF1's numbers; "summed", the norm of the gradient as applied, is the opt-in the report names).
     if p.kind == "global":
-      wrapper = "tf1clip.clip_gradients_by_norm(%s, %s)" % (p.optimizer, p.clip)
+      wrapper = "tf1clip.clip_gradients_by_norm(%s, %s, repeated_rows=\"as_listed\")" % (p.optimizer, p.clip)
     else:
-      wrapper = "tf1clip.WrappedOptimizer(%s, [tf1clip.transforms.%s])" % (p.optimizer, p.clip)
+      wrapper = "tf1clip.WrappedOptimizer(%s, [tf1clip.transforms.%s])" % (
+          p.optimizer, p.clip[:-1] + ", repeated_rows=\"as_listed\")")
     args = [p.loss]
     if p.var_list:
       args.append("var_list=" + p.var_list)
@@ -402,19 +417,19 @@ class Stage2Rewriter(cst.CSTTransformer):
     new_statement = statement.with_changes(body=[new_small])
     before = "\n".join(self._code(original_body[i]) for i in p.names)
     self._changes.append(Change(self._positions.line(original_body[p.first]), "gradients", before,
-                                cst.Module([]).code_for_node(new_small).strip(), (_RENAMED_OPS,)))
+                                cst.Module([]).code_for_node(new_small).strip(), (_RENAMED_OPS, _AS_LISTED)))
     return new_statement
 
 
-def _add_import_tf1clip(body):
-  """Adds `import tf1clip` after the last top-level tf1clip / tensorflow import (once)."""
+def _add_import_tf1clip(body, module="tf1clip"):
+  """Adds `import <module>` (tf1clip's) after the last top-level tf1clip / tensorflow import (once)."""
   last = -1
   for i, statement in enumerate(body):
     if isinstance(statement, cst.SimpleStatementLine):
       for small in statement.body:
         if isinstance(small, cst.Import):
           names = [_dotted(a.name) for a in small.names]
-          if "tf1clip" in names and not any(a.asname for a in small.names):
+          if module in names and not any(a.asname for a in small.names):
             return body
           if any(n and n.split(".")[0] in ("tf1clip", "tensorflow") for n in names):
             last = i
@@ -429,7 +444,7 @@ def _add_import_tf1clip(body):
         last = i
       else:
         break
-  line = cst.SimpleStatementLine(body=[cst.Import(names=[cst.ImportAlias(name=cst.Name("tf1clip"))])])
+  line = cst.SimpleStatementLine(body=[cst.Import(names=[cst.ImportAlias(name=_expr(module))])])
   return body[:last + 1] + [line] + body[last + 1:]
 
 
@@ -691,8 +706,20 @@ NUMPY_RENAMES = {
     "longfloat": "np.longdouble", "singlecomplex": "np.complex64", "cfloat": "np.complex128",
     "longcomplex": "np.clongdouble", "clongfloat": "np.clongdouble", "product": "np.prod",
     "cumproduct": "np.cumprod", "alltrue": "np.all", "sometrue": "np.any", "round_": "np.round",
-    "mat": "np.asmatrix",
+    "mat": "np.asmatrix", "typeDict": "np.sctypeDict", "rank": "np.ndim", "issubclass_": "issubclass",
 }
+# np.<name>(...) calls NumPy removed whose NumPy-1 meaning has an exact spelling for these arguments:
+# name -> (positional count, keywords allowed, template over the arguments' code).
+NUMPY_CALLS = {
+    "asscalar": (1, (), "{np}.asarray({0}).item()"),
+    "asfarray": (1, (), "{np}.asarray({0}, dtype={np}.float64)"),  # NumPy 1: float64 unless dtype= said so
+    "msort": (1, (), "{np}.sort({0}, axis=0)"),
+}
+# scipy.misc names SciPy removed that tf1clip serves at run time (compat.scipy_legacy, SciPy 1.1's semantics):
+# stage 1 imports them from there, so the copy runs under plain python with the same numbers.
+SCIPY_SERVED = ("imread", "imsave", "imresize", "imrotate", "toimage", "fromimage", "bytescale")
+SCIPY_LEGACY = "tf1clip.compat.scipy_legacy"
+SCIPY_MODULE_MOVES = {"scipy.sparse.linalg.eigen.arpack": "scipy.sparse.linalg"}  # a private path, dropped
 # scipy.misc.<name> that only moved: the same function in its new module.
 SCIPY_MOVES = {"logsumexp": "scipy.special", "comb": "scipy.special", "factorial": "scipy.special",
                "factorial2": "scipy.special", "factorialk": "scipy.special"}
@@ -703,9 +730,13 @@ class LegacyNumericsRewriter(cst.CSTTransformer):
 
   `np.float_` -> `np.float64`, `np.NaN` -> `np.nan`, `np.product` -> `np.prod`, `np.int` -> `int`, ... (through
   whatever name the file imported numpy as), `scipy.misc.logsumexp` -> `scipy.special.logsumexp` and
-  `from scipy.misc import logsumexp` -> `from scipy.special import logsumexp` (when every imported name
-  moved). What has no exact spelling (scipy.misc.imread's byte-scaling, a ragged np.array) is left to the
-  runner; `tf1clip check` lists it.
+  `from scipy.misc import logsumexp` -> `from scipy.special import logsumexp`; the SciPy removals the runner
+  serves (compat.scipy_legacy, SciPy 1.1's semantics) from there: `from scipy.misc import imread, imresize` ->
+  `from tf1clip.compat.scipy_legacy import imread, imresize`, `scipy.misc.imsave` ->
+  `tf1clip.compat.scipy_legacy.imsave`, `scipy.sparse.linalg.eigen.arpack` -> `scipy.sparse.linalg`; NumPy-1
+  calls with an exact spelling (NUMPY_CALLS: `np.asscalar(a)` -> `np.asarray(a).item()`, `np.asfarray`,
+  `np.msort`; `np.array(x, copy=False)` -> `np.asarray(x)`). What has no exact spelling (a ragged np.array,
+  `scipy.misc` reached as `from scipy import misc`) is left to the runner; `tf1clip check` lists it.
   """
 
   def __init__(self, positions, changes):
@@ -713,6 +744,7 @@ class LegacyNumericsRewriter(cst.CSTTransformer):
     self._positions = positions
     self._changes = changes
     self._numpy = set()
+    self.needs_scipy_legacy = False
 
   def visit_Import(self, node):  # pylint: disable=invalid-name
     for alias in node.names:
@@ -729,22 +761,74 @@ class LegacyNumericsRewriter(cst.CSTTransformer):
       new = NUMPY_RENAMES[parts[1]].replace("np.", parts[0] + ".")
     elif len(parts) == 3 and parts[:2] == ["scipy", "misc"] and parts[2] in SCIPY_MOVES:
       new = SCIPY_MOVES[parts[2]] + "." + parts[2]
+    elif len(parts) == 3 and parts[:2] == ["scipy", "misc"] and parts[2] in SCIPY_SERVED:
+      new = SCIPY_LEGACY + "." + parts[2]
+      self.needs_scipy_legacy = True
+    elif len(parts) > 5 and ".".join(parts[:5]) in SCIPY_MODULE_MOVES:
+      new = ".".join([SCIPY_MODULE_MOVES[".".join(parts[:5])]] + parts[5:])
     if new is None:
       return updated_node
     self._changes.append(Change(self._positions.line(original_node), "numpy", dotted, new, ()))
     return _expr(new)
 
+  def leave_Call(self, original_node, updated_node):  # pylint: disable=invalid-name
+    dotted = _dotted(original_node.func)
+    parts = dotted.split(".") if dotted else []
+    if len(parts) != 2 or parts[0] not in self._numpy:
+      return updated_node
+    args = updated_node.args
+    if any(a.star for a in args):
+      return updated_node
+    positional = [a for a in args if a.keyword is None]
+    keywords = {a.keyword.value: a for a in args if a.keyword is not None}
+    new = None
+    if parts[1] in NUMPY_CALLS:
+      count, allowed, template = NUMPY_CALLS[parts[1]]
+      if len(positional) == count and set(keywords) <= set(allowed):
+        new = template.format(*[_code(a.value) for a in positional], np=parts[0])
+    elif parts[1] == "array" and len(positional) == 1 and "copy" in keywords and set(keywords) <= {
+        "copy", "dtype", "order"}:
+      copy = keywords["copy"].value
+      if isinstance(copy, cst.Name) and copy.value == "False":  # NumPy 1's "copy only if needed" is asarray
+        rest = ["%s=%s" % (k, _code(keywords[k].value)) for k in ("dtype", "order") if k in keywords]
+        new = "%s.asarray(%s)" % (parts[0], ", ".join([_code(positional[0].value)] + rest))
+    if new is None:
+      return updated_node
+    self._changes.append(Change(self._positions.line(original_node), "numpy", _code(original_node), new, ()))
+    return _expr(new)
+
+  def leave_Import(self, original_node, updated_node):  # pylint: disable=invalid-name
+    names = []
+    for alias in updated_node.names:
+      name = _dotted(alias.name)
+      if name in SCIPY_MODULE_MOVES and alias.asname:
+        alias = alias.with_changes(name=_expr(SCIPY_MODULE_MOVES[name]))
+      names.append(alias)
+    updated = updated_node.with_changes(names=names)
+    before, after = _code(original_node), _code(updated)
+    if before != after:
+      self._changes.append(Change(self._positions.line(original_node), "numpy", before, after, ()))
+    return updated
+
   def leave_ImportFrom(self, original_node, updated_node):  # pylint: disable=invalid-name
     module = _dotted(updated_node.module) if updated_node.module is not None else None
+    if module in SCIPY_MODULE_MOVES and not updated_node.relative:
+      updated = updated_node.with_changes(module=_expr(SCIPY_MODULE_MOVES[module]))
+      self._changes.append(Change(self._positions.line(original_node), "numpy", _code(original_node),
+                                  _code(updated), ()))
+      return updated
     if module != "scipy.misc" or isinstance(updated_node.names, cst.ImportStar):
       return updated_node
     names = [a.name.value for a in updated_node.names]
-    if not names or any(n not in SCIPY_MOVES for n in names):
+    if not names or any(n not in SCIPY_MOVES and n not in SCIPY_SERVED for n in names):
       return updated_node
-    updated = updated_node.with_changes(module=_expr("scipy.special"))
-    self._changes.append(Change(self._positions.line(original_node), "numpy", "from scipy.misc import " +
-                                ", ".join(names), "from scipy.special import " + ", ".join(names), ()))
-    return updated
+    groups = [(target, [a for a in updated_node.names if (a.name.value in SCIPY_MOVES) == moved])
+              for target, moved in (("scipy.special", True), (SCIPY_LEGACY, False))]
+    statements = [updated_node.with_changes(module=_expr(target), names=_fix_commas(aliases))
+                  for target, aliases in groups if aliases]
+    after = "; ".join(_code(n) for n in statements)
+    self._changes.append(Change(self._positions.line(original_node), "numpy", _code(original_node), after, ()))
+    return statements[0] if len(statements) == 1 else cst.FlattenSentinel(statements)
 
 
 def upgrade_source(source, stage=1):
@@ -771,12 +855,29 @@ def upgrade_source(source, stage=1):
   updated = wrapper.module.visit(rewriter)
   # The import rewrite keeps every statement on its line, so the renames' lines are read off its result.
   renamed = metadata.MetadataWrapper(updated, unsafe_skip_copy=True)
-  updated = renamed.module.visit(LegacyNumericsRewriter(_Positions(renamed), changes))
+  numerics = LegacyNumericsRewriter(_Positions(renamed), changes)
+  updated = renamed.module.visit(numerics)
+  if numerics.needs_scipy_legacy:
+    updated = updated.with_changes(body=_import_on_the_same_line(list(updated.body), SCIPY_LEGACY))
   if stage == 2:
     tf_aliases = rewriter.tf_aliases | _facade_aliases(module)
     updated = _stage2(updated, tf_aliases, changes, module, positions)
   changes.sort(key=lambda c: c.line)
   return updated.code, changes
+
+
+def _import_on_the_same_line(body, module):
+  """Appends `; import <module>` to the first top-level import line (stage 1 keeps every line where it was)."""
+  for i, statement in enumerate(body):
+    if isinstance(statement, cst.SimpleStatementLine) and any(
+        isinstance(small, (cst.Import, cst.ImportFrom)) for small in statement.body):
+      names = [_dotted(a.name) for small in statement.body if isinstance(small, cst.Import) for a in small.names]
+      if module in names:
+        return body
+      small = cst.Import(names=[cst.ImportAlias(name=_expr(module))])
+      last = statement.body[-1].with_changes(semicolon=cst.Semicolon(whitespace_after=cst.SimpleWhitespace(" ")))
+      return body[:i] + [statement.with_changes(body=list(statement.body[:-1]) + [last, small])] + body[i + 1:]
+  return _add_import_tf1clip(body, module)
 
 
 def _stage2(updated, tf_aliases, changes, original_module, positions):

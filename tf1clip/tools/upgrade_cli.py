@@ -10,12 +10,20 @@ docs/check.md).
 
 `--check-run CMD` then proves the copy: the original under `tf1clip run` and the upgraded one under
 `python`, both with the same arguments and a fixed seed (tools.seeded_run), each in a fresh temporary
-directory that replaces `{tmp}` in CMD. The final variables of the newest checkpoint each run wrote under
-its `{tmp}` are compared (relative tolerance --rtol); when neither wrote one, their standard output is.
+directory that replaces `{tmp}` in CMD, and in a working folder of its own inside it (`{tmp}/_cwd`, holding
+links to the entries of the current directory, so relative inputs are found and relative outputs such as
+`./runs/<timestamp>` stay apart). The final variables of the newest checkpoint each run wrote under its
+`{tmp}` (links skipped) are compared (relative tolerance --rtol); when neither wrote one, their standard output is, with
+timestamps, durations and the runs' folders masked, number by number within --rtol (tools.run_output), and
+the verdict says so. The program's own modules that the copy would import from outside DST -- from the
+script's folder, PYTHONPATH or a `sys.path` edit (tools.program_modules) -- are upgraded alongside, into
+DST's `_upgraded_path/`, and the upgraded run imports them from there; a `sys.path` edit that cannot be
+evaluated without running the program refuses the check-run, saying where.
 CMD is the script's arguments; for a directory SRC its first word is the script, relative to SRC.
 
-Exit status: 0 done (and the check-run agreed), 1 the check-run found a difference or a run failed,
-2 usage error (no such SRC, DST inside SRC, a file that does not parse).
+Exit status: 0 done (and the check-run agreed), 1 the check-run found a difference, a run failed or the
+check-run was refused, 2 usage error (no such SRC, DST inside SRC, a file that does not parse, a --stage this
+command does not have).
 
 Data flow: tools.upgrade + tools.seeded_run <- tools.upgrade_cli <- cli.
 """
@@ -33,9 +41,14 @@ import threading
 from tf1clip import progress
 from tf1clip.tools import check
 from tf1clip.tools import check_project
+from tf1clip.tools import program_modules
+from tf1clip.tools import run_output
 from tf1clip.tools import upgrade
 
 SCHEMA = "tf1clip.upgrade/1"
+STAGES = (1, 2)  # the stages this module writes (upgrade.upgrade_source)
+ALONGSIDE = "_upgraded_path"  # DST's folder for the program's own modules from outside SRC
+REDIRECTS_ENV = "TF1CLIP_MODULE_REDIRECTS"  # tools.seeded_run: {top-level module: its upgraded path}
 
 
 def _files(src):
@@ -190,19 +203,22 @@ def render_text(results, out):
   print("tf1clip upgrade: %d change(s) in %d file(s)" % (total, len(results)), file=out)
 
 
-def _newest_checkpoint(directory):
-  """The prefix of the newest checkpoint (by its .index file) under `directory`, or None.
+def _newest_checkpoint(*directories):
+  """The prefix of the newest checkpoint (by its .index file) under `directories`, or None.
+
+  Links are skipped: a working folder's links to the current directory's entries are not the run's output.
 
   A training checkpoint wins over a SavedModel's variables (`<export>/variables/variables.index` next to
   a saved_model.pb, written after training by e.g. Estimator.export_saved_model): the run's final
   state is what the script's saver wrote; a SavedModel's variables count only when nothing else is there.
   """
   best = {True: None, False: None}
-  for root, _, names in os.walk(directory):
+  walked = [(root, names) for directory in directories for root, _, names in os.walk(directory)]
+  for root, names in walked:
     saved_model = (os.path.basename(root) == "variables" and os.path.exists(
         os.path.join(os.path.dirname(root), "saved_model.pb")))
     for name in names:
-      if name.endswith(".index"):
+      if name.endswith(".index") and not os.path.islink(os.path.join(root, name)):
         path = os.path.join(root, name)
         if best[saved_model] is None or os.path.getmtime(path) >= os.path.getmtime(best[saved_model]):
           best[saved_model] = path
@@ -210,15 +226,36 @@ def _newest_checkpoint(directory):
   return None if found is None else found[:-len(".index")]
 
 
-def _run(mode, script, args, seed, label=None):
-  """Runs one side under tools.seeded_run, its output lines counted on stderr (tf1clip.progress)."""
+WORKING_FOLDER = "_cwd"  # each run's working folder, inside its {tmp}
+
+
+def _working_folder(tmp):
+  """`tmp`/_cwd with a link to every entry of the current directory (relative inputs resolve; new files land
+  there, apart from the other run's)."""
+  work = os.path.join(tmp, WORKING_FOLDER)
+  os.mkdir(work)
+  here = os.getcwd()
+  for name in os.listdir(here):
+    os.symlink(os.path.join(here, name), os.path.join(work, name))
+  return work
+
+
+def _run(mode, script, args, seed, label=None, redirects=None):
+  """Runs one side under tools.seeded_run, its output lines counted on stderr (tf1clip.progress).
+
+  Returns:
+    (CompletedProcess, its {tmp} folder, which holds its working folder WORKING_FOLDER).
+  """
   tmp = tempfile.mkdtemp(prefix="tf1clip_check_run_")
+  work = _working_folder(tmp)
   argv = [a.replace("{tmp}", tmp) for a in args]
   env = dict(os.environ, PYTHONHASHSEED="0", TF_DETERMINISTIC_OPS="1",
              TF_CPP_MIN_LOG_LEVEL=os.environ.get("TF_CPP_MIN_LOG_LEVEL", "2"))
+  if redirects:
+    env[REDIRECTS_ENV] = json.dumps(redirects)
   with subprocess.Popen(
-      [sys.executable, "-m", "tf1clip.tools.seeded_run", mode, str(seed), script] + argv,
-      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) as child:
+      [sys.executable, "-m", "tf1clip.tools.seeded_run", mode, str(seed), os.path.abspath(script)] + argv,
+      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=work) as child:
     # stderr drains on a thread (a full pipe would stall the child); stdout is counted as it comes.
     errors = []
     drain = threading.Thread(target=lambda: errors.append(child.stderr.read()), daemon=True)
@@ -260,27 +297,62 @@ def compare_checkpoints(original, upgraded, rtol=1e-5, atol=1e-6):
   return len(names_a & names_b), problems
 
 
-def check_run(original, upgraded, args, seed=0, rtol=1e-5, out=None):
+def _alongside(original, upgraded, src, out_path, stage, out):
+  """Upgrades the program's own modules from outside SRC into DST's _upgraded_path/ (tools.program_modules).
+
+  Returns:
+    ({top-level module: upgraded path} for the upgraded run, refusal reasons, per-file results).
+  """
+  roots = os.pathsep.join([os.path.dirname(os.path.abspath(original)), os.environ.get("PYTHONPATH", "")])
+  found, refusals = program_modules.find([original], roots)
+  if refusals:
+    return {}, refusals, []
+  src_dir = os.path.abspath(src) if os.path.isdir(src) else None
+  base = os.path.join(os.path.dirname(os.path.abspath(upgraded)), ALONGSIDE)
+  redirects, results = {}, []
+  for module in found:
+    path = os.path.abspath(module.path)
+    if path == os.path.abspath(original):
+      continue
+    if src_dir and (path + os.sep).startswith(src_dir + os.sep):  # upgraded with the tree already
+      redirects[module.name] = os.path.join(os.path.abspath(out_path), os.path.relpath(path, src_dir))
+      continue
+    # One folder per module: each upgrade's manifest (see _write_manifest) then has one source.
+    target = os.path.join(base, module.name, os.path.basename(path)) if os.path.isfile(path) else os.path.join(
+        base, module.name)
+    try:
+      results += upgrade_tree(path, target, stage, force=True)
+    except (ValueError, SyntaxError) as e:
+      return {}, ["%s (imported as %s, from %s): cannot upgrade it alongside: %s" % (path, module.name,
+                                                                                    module.how, e)], []
+    redirects[module.name] = target
+    print("check-run: upgraded alongside: %s (%s, found through %s) -> %s" % (module.name, path, module.how,
+                                                                             target), file=out)
+  return redirects, [], results
+
+
+def check_run(original, upgraded, args, seed=0, rtol=1e-5, out=None, redirects=None):
   """Runs `original` under tf1clip run and `upgraded` under python; compares what they leave behind.
 
   Args:
     original, upgraded: script paths.
     args: the script's arguments; "{tmp}" becomes each run's own temporary directory.
     seed: the fixed seed both runs get.
-    rtol: relative tolerance for the variables.
+    rtol: relative tolerance for the variables (and printed numbers, when there is no checkpoint).
     out: where to print the verdict.
+    redirects: {top-level module: upgraded path} the upgraded run imports instead of the original's.
 
   Returns:
     0 when they agree, 1 when a run fails or their results differ.
   """
   out = out or sys.stdout
   if not any("{tmp}" in a for a in args):
-    print("check-run: CMD has no {tmp}: the runs share their output paths (the second may resume from "
-          "the first's checkpoint), and only their standard output is compared", file=out)
+    print("check-run: CMD has no {tmp}: each run writes into its own working folder only", file=out)
   runs = {}
   for label, mode, script in (("original (tf1clip run)", "run", original),
                               ("upgraded (python)", "python", upgraded)):
-    process, tmp = _run(mode, script, args, seed, label)
+    process, tmp = (_run(mode, script, args, seed, label, redirects=redirects) if redirects and mode == "python"
+                    else _run(mode, script, args, seed, label))
     runs[label] = (process, tmp)
     if process.returncode != 0:
       print("check-run: the %s exited with %d:\n%s" % (label, process.returncode,
@@ -290,11 +362,16 @@ def check_run(original, upgraded, args, seed=0, rtol=1e-5, out=None):
   ckpt_a, ckpt_b = _newest_checkpoint(tmp_a), _newest_checkpoint(tmp_b)
   try:
     if ckpt_a is None and ckpt_b is None:
-      if first.stdout != second.stdout:
-        print("check-run: no checkpoint under {tmp}; the outputs differ", file=out)
+      folders_a, folders_b = [tmp_a, os.path.realpath(tmp_a)], [tmp_b, os.path.realpath(tmp_b)]
+      count, problems = run_output.compare(run_output.mask(first.stdout, folders_a),
+                                           run_output.mask(second.stdout, folders_b), rtol=rtol)
+      what = ("no checkpoint under {tmp} or the working folder: compared the printed output instead (%d lines, "
+              "%d numbers within rtol %g; timestamps, durations and run folders masked)" % (
+                  len(first.stdout.splitlines()), count, rtol))
+      if problems:
+        print("check-run: %s; the outputs differ:\n  %s" % (what, "\n  ".join(problems[:20])), file=out)
         return 1
-      print("check-run: no checkpoint under {tmp}; identical output (%d lines)" % (
-          len(first.stdout.splitlines())), file=out)
+      print("check-run: %s; they agree" % what, file=out)
       return 0
     if ckpt_a is None or ckpt_b is None:
       print("check-run: only one run wrote a checkpoint (%s, %s)" % (ckpt_a, ckpt_b), file=out)
@@ -330,6 +407,10 @@ def main(src, out_path, stage=1, output_format="text", check_run_cmd=None, seed=
     The exit status (see the module docstring).
   """
   out = out or sys.stdout
+  if stage not in STAGES:
+    print("tf1clip upgrade: --stage %s: this command writes stages %s (1: imports only, 2: tf1clip's wrappers, "
+          "still graph mode); there is no stage %s" % (stage, ", ".join(map(str, STAGES)), stage), file=sys.stderr)
+    return 2
   if not os.path.exists(src):
     print("tf1clip upgrade: %s: no such file or directory" % src, file=sys.stderr)
     return 2
@@ -361,5 +442,13 @@ def main(src, out_path, stage=1, output_format="text", check_run_cmd=None, seed=
   else:
     original = src
     upgraded = os.path.join(out_path, os.path.basename(src)) if os.path.isdir(out_path) else out_path
-  return check_run(original, upgraded, args, seed=seed, rtol=rtol, out=sys.stderr if output_format == "json"
-                   else out)
+  verdict_out = sys.stderr if output_format == "json" else out
+  redirects, refusals, alongside = _alongside(original, upgraded, src, out_path, stage, verdict_out)
+  if refusals:
+    print("check-run refused: the upgraded copy could import the program's original modules:\n  %s\n"
+          "Upgrade that folder too (tf1clip upgrade DIR --out ...) and check the copies together." % (
+              "\n  ".join(refusals)), file=verdict_out)
+    return 1
+  if alongside and output_format != "json":
+    render_text(alongside, out)
+  return check_run(original, upgraded, args, seed=seed, rtol=rtol, out=verdict_out, redirects=redirects)

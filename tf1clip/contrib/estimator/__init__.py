@@ -1,4 +1,4 @@
-"""`tf.contrib.estimator`: our clip_gradients_by_norm, and the rest from tensorflow-estimator 2.15 (shimmed).
+"""`tf.contrib.estimator`: clip_gradients_by_norm (TF 1.15's numbers), the rest from tensorflow-estimator 2.15.
 
 Place in the data flow (DESIGN.md): optimizer <- **contrib.estimator** <- compat <- cli, and
 tensorflow_estimator (through shims.tensorflow_estimator) <- **contrib.estimator**.
@@ -9,12 +9,13 @@ most of it had moved into the library, where these names come from (the same obj
 `stop_if_{higher,lower,no_increase,no_decrease}_hook`, `read_eval_metrics`), `InMemoryEvaluatorHook`,
 `make_stop_at_checkpoint_step_hook`, `build_raw_supervised_input_receiver_fn`,
 `build_supervised_input_receiver_fn_from_input_fn`, `call_logit_fn`, `dnn_logit_fn_builder`,
-`linear_logit_fn_builder`, `SavedModelEstimator`. `clip_gradients_by_norm` is tf1clip's
-(tf1clip.optimizer), and `forward_features`, `export_saved_model_for_mode` and `export_all_saved_models` are
-written here: the library dropped them. The heads are in contrib.estimator.python.estimator.head; RNNClassifier / RNNEstimator,
+`linear_logit_fn_builder`, `SavedModelEstimator`. `clip_gradients_by_norm` is TF 1.15's, with TF 1.15's numbers
+on repeated sparse rows (contrib.estimator.python.estimator.extenders, around tf1clip.optimizer's), and
+`forward_features`, `export_saved_model_for_mode` and `export_all_saved_models` are written here: the library
+dropped them. The heads are in contrib.estimator.python.estimator.head; RNNClassifier / RNNEstimator,
 replicate_model_fn / TowerOptimizer and the DNN estimators with layer annotations are TF 1.15's code in
-contrib.estimator.python.estimator.rnn, estimator_replicate_model_fn and estimator_dnn_with_layer_annotations. The two boosted-trees
-in-memory trainers raise ContribNotProvidedError naming what to use instead.
+contrib.estimator.python.estimator.rnn, estimator_replicate_model_fn and estimator_dnn_with_layer_annotations. The
+two boosted-trees in-memory trainers raise ContribNotProvidedError naming what to use instead.
 """
 
 from tf1clip.contrib import catalog as _catalog
@@ -121,6 +122,7 @@ from tensorflow_estimator.python.estimator.export.export import (
 from tensorflow_estimator.python.estimator.extenders import add_metrics
 from tensorflow_estimator.python.estimator.hooks.hooks import InMemoryEvaluatorHook, make_stop_at_checkpoint_step_hook
 from tensorflow_estimator.python.estimator.model_fn import call_logit_fn
+from tf1clip.contrib.estimator.python.estimator.extenders import clip_gradients_by_norm
 from tf1clip.contrib.estimator.python.estimator.dnn_with_layer_annotations import (
     DNNClassifierWithLayerAnnotations, DNNRegressorWithLayerAnnotations)
 from tf1clip.contrib.estimator.python.estimator.head import (
@@ -128,7 +130,6 @@ from tf1clip.contrib.estimator.python.estimator.head import (
     poisson_regression_head, regression_head)
 from tf1clip.contrib.estimator.python.estimator.replicate_model_fn import replicate_model_fn, TowerOptimizer
 from tf1clip.contrib.estimator.python.estimator.rnn import RNNClassifier, RNNEstimator
-from tf1clip.optimizer import clip_gradients_by_norm
 from tf1clip.python.estimator.canned.boosted_trees import (
     boosted_trees_classifier_train_in_memory, boosted_trees_regressor_train_in_memory)
 

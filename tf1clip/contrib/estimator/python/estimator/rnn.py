@@ -14,7 +14,7 @@ import tensorflow as tf
 from tf_keras.api._v1 import keras as _keras_v1
 
 import tf1clip.contrib.feature_column as feature_column
-from tf1clip import optimizer as optimizer_lib
+from tf1clip.contrib.estimator.python.estimator import extenders
 
 # pylint: disable=g-import-not-at-top,wrong-import-position,protected-access
 from tensorflow_estimator.python.estimator import estimator
@@ -137,7 +137,7 @@ def _rnn_model_fn(features, labels, mode, head, rnn_cell_fn, sequence_feature_co
   # Without an optimizer instance: the named one with the default learning rate and gradient clipping.
   if not isinstance(optimizer, V1.train.Optimizer):
     optimizer = optimizers.get_optimizer_instance(optimizer, learning_rate=_DEFAULT_LEARNING_RATE)
-    optimizer = optimizer_lib.clip_gradients_by_norm(optimizer, _DEFAULT_CLIP_NORM)
+    optimizer = extenders.clip_gradients_by_norm(optimizer, _DEFAULT_CLIP_NORM)  # TF 1.15: as listed
 
   num_ps_replicas = config.num_ps_replicas if config else 0
   partitioner = V1.min_max_variable_partitioner(max_partitions=num_ps_replicas)
