@@ -46,7 +46,7 @@ from tf1clip.tools import run_output
 from tf1clip.tools import upgrade
 
 SCHEMA = "tf1clip.upgrade/1"
-STAGES = (1, 2)  # the stages this module writes (upgrade.upgrade_source)
+STAGES = (1, 2, 3)  # 1 and 2: upgrade.upgrade_source here; 3: tools.upgrade_stage3_cli
 ALONGSIDE = "_upgraded_path"  # DST's folder for the program's own modules from outside SRC
 REDIRECTS_ENV = "TF1CLIP_MODULE_REDIRECTS"  # tools.seeded_run: {top-level module: its upgraded path}
 
@@ -409,7 +409,7 @@ def main(src, out_path, stage=1, output_format="text", check_run_cmd=None, seed=
   out = out or sys.stdout
   if stage not in STAGES:
     print("tf1clip upgrade: --stage %s: this command writes stages %s (1: imports only, 2: tf1clip's wrappers, "
-          "still graph mode); there is no stage %s" % (stage, ", ".join(map(str, STAGES)), stage), file=sys.stderr)
+          "still graph mode, 3: TF2 eager); there is no stage %s" % (stage, ", ".join(map(str, STAGES)), stage), file=sys.stderr)
     return 2
   if not os.path.exists(src):
     print("tf1clip upgrade: %s: no such file or directory" % src, file=sys.stderr)
