@@ -13,6 +13,7 @@ Data flow: tools.check_project, tools.upgrade_cli, compat.notebook, compat.runne
 
 import codecs
 import collections
+import errno
 import io
 import os
 import stat
@@ -39,7 +40,7 @@ def not_regular(path):
     mode = os.stat(path).st_mode
   except OSError as e:
     if os.path.islink(path):
-      return "a symbolic link that loops" if e.errno == 40 else "a symbolic link to nothing (%s)" % e.strerror
+      return "a symbolic link that loops" if e.errno == errno.ELOOP else "a symbolic link to nothing (%s)" % e.strerror
     return e.strerror or str(e)
   if stat.S_ISREG(mode):
     return None
@@ -88,7 +89,14 @@ def decode_with_encoding(data, name):
 
 
 def read_bytes(path):
-  """The bytes of a regular file; SourceError naming it otherwise (a FIFO is refused, never opened)."""
+  """The bytes of a regular file; SourceError naming it otherwise (a FIFO is refused, never opened).
+
+  Raises:
+    FileNotFoundError: nothing at `path` (not even a dangling link), as `open` raises it.
+    SourceError: anything else that keeps it from being read.
+  """
+  if not os.path.lexists(path):
+    raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), path)
   reason = not_regular(path)
   if reason is not None:
     raise SourceError(path, reason)

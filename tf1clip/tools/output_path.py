@@ -23,7 +23,7 @@ import tempfile
 EXIT_STATUS = 2
 
 
-class OutputError(Exception):
+class OutputError(ValueError):
   """An output path that cannot be (or could not be) written; the message names it and says why."""
 
 
