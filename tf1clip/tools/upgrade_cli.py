@@ -20,6 +20,7 @@ Exit status: 0 done (and the check-run agreed), 1 the check-run found a differen
 Data flow: tools.upgrade + tools.seeded_run <- tools.upgrade_cli <- cli.
 """
 
+import ast
 import gc
 import hashlib
 import json
@@ -66,6 +67,12 @@ def _upgraded(path, stage, resolver):
     source, encoding = source_files.decode_with_encoding(source_files.read_bytes(path), path)
   except source_files.SourceError as e:
     raise SyntaxError("cannot read %s" % e) from None
+  try:  # Python's own parser first: quick, and it refuses what libcst would take minutes to recurse into
+    ast.parse(source, path)
+  except RecursionError:
+    raise SyntaxError("%s: cannot parse: %s" % (path, check.too_deeply_nested(path).msg)) from None
+  except (SyntaxError, ValueError) as e:
+    raise SyntaxError("%s: cannot parse: %s" % (path, getattr(e, "msg", None) or e)) from None
   collecting = gc.isenabled()
   gc.disable()  # libcst builds millions of acyclic nodes: the cyclic collector's passes cost ~a third of the time
   try:
