@@ -364,11 +364,20 @@ def make_report(logdir, out="tf1clip_report", percentile=10.0, show_progress=Fal
     prefix = os.path.splitext(os.path.basename(out))[0] + "_"
   else:
     directory, prefix = out, ""
+  created = not os.path.isdir(directory)
   output_path.makedirs(directory, "--out")
   norms_png = os.path.join(directory, prefix + "global_norm.png")
   hist_png = os.path.join(directory, prefix + "norm_histogram.png")
-  plot_norms(report, norms_png)
-  plot_histogram(report, hist_png)
+  try:
+    plot_norms(report, norms_png)
+    plot_histogram(report, hist_png)
+  except output_path.OutputError:
+    for png in (norms_png, hist_png):
+      if created and os.path.exists(png):
+        os.unlink(png)
+    if created and not os.listdir(directory):
+      os.rmdir(directory)  # a failed report leaves no folder it made
+    raise
   report.files = [norms_png, hist_png]
   if out.endswith(".html"):
     output_path.write_text(out, "<!doctype html><meta charset='utf-8'><title>tf1clip report</title>\n"
