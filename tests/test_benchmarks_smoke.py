@@ -32,6 +32,8 @@ SMOKE_FLAGS = {
         "--batch_size", "2", "--num_steps", "2", "--input_size", "2", "--hidden_size", "4",
         "--warmup", "0", "--rounds", "1", "--iters", "1"],
     "check_speed": ["--files", "10", "--repeats", "1"],
+    # One small size of each table.
+    "cli_scaling": ["--check_sites", "50", "--upgrade_lines", "50", "--timeout", "170"],
     # Every table (dense, sparse, guard and build) at 2-3 variables of [4, 4]; n >= 1000 only
     # switches the optimizer and rounds, the same code.
     "scaling": [

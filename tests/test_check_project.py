@@ -207,6 +207,7 @@ CHECK_SCHEMA = {
                       "kind": {"import", "from", "use", "getattr", "numpy", "call"}, "line": int,
                       "lines": [int], "count": int, "note": str, "guarded": bool}],
     }],
+    "skipped": [{"path": str, "reason": str}],
 }
 BLOCKER_SCHEMA = {"path": str, "line": int, "symbol": str, "note": str}
 

@@ -130,7 +130,7 @@ def test_report_errors_name_the_problem(tmp_path, capsys):
   assert report.main([str(tmp_path)]) == 2
   assert "no gradient norm" in capsys.readouterr().err
   assert report.main([str(tmp_path), "--percentile", "101"]) == 2
-  assert "--percentile must be a number in [0, 100]; got 101.0" in capsys.readouterr().err
+  assert "argument --percentile: a percentile must be in [0, 100]; got '101'" in capsys.readouterr().err
 
 
 def test_tf1clip_report_is_a_cli_subcommand(graph_run, tmp_path, capsys):

@@ -123,11 +123,11 @@ def test_dense_momentum_passes_where_sparse_fails():
 
 
 @pytest.mark.parametrize("flag,value,message", [
-    ("--tolerance", "-1", "--tolerance must be a finite number >= 0; got -1.0"),
-    ("--atol", "nan", "--atol must be a finite number >= 0; got nan"),
+    ("--tolerance", "-1", "argument --tolerance/--rtol: a tolerance must be >= 0; got '-1'"),
+    ("--atol", "nan", "argument --atol: a tolerance must be a finite number; got 'nan'"),
     ("--learning_rate", "-1", "--learning_rate must be a finite number > 0; got -1.0"),
     ("--clip_norm", "inf", "--clip_norm must be a finite number > 0; got inf"),
-    ("--steps", "0", "--steps must be an int >= 1; got 0"),
+    ("--steps", "0", "argument --steps: a count must be >= 1; got '0'"),
 ])
 def test_bad_flags_exit_2_naming_the_flag(capsys, flag, value, message):
   assert parity.main([flag, value]) == 2

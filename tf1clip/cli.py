@@ -11,6 +11,7 @@ import os
 import sys
 
 import tf1clip
+from tf1clip.tools import flag_values
 
 
 def _build_parser():
@@ -78,8 +79,8 @@ def _build_parser():
   upgrade.add_argument("--check-run", metavar="CMD", dest="check_run",
                        help="run the original under `tf1clip run` and the copy under python with these "
                        "arguments ({tmp}: a fresh directory per run) and compare their checkpoints")
-  upgrade.add_argument("--seed", type=int, default=0, help="the fixed seed of --check-run (default 0)")
-  upgrade.add_argument("--rtol", type=float, default=1e-5,
+  upgrade.add_argument("--seed", type=flag_values.count, default=0, help="the fixed seed of --check-run (default 0)")
+  upgrade.add_argument("--rtol", type=flag_values.tolerance, default=1e-5,
                        help="relative tolerance of --check-run (default 1e-5)")
 
   # `cluster` and `parity` own their options (see `tf1clip cluster --help`); main() hands them over.
@@ -152,6 +153,11 @@ def main(argv=None):
     name, value = RUN_OPTIONS[argv[1]]
     os.environ[name] = value
     argv = ["run"] + argv[2:]
+  if len(argv) == 2 and argv[0] == "run" and argv[1] in ("-m", "-c"):
+    # python's words: "Argument expected for the -m option"
+    print("tf1clip run: argument expected for the %s option: `tf1clip run %s %s`" % (
+        argv[1], argv[1], "MODULE [args...]" if argv[1] == "-m" else "'CODE' [args...]"), file=sys.stderr)
+    return 2
   if len(argv) > 2 and argv[0] == "run" and argv[1] in ("-m", "-c"):
     # python's own spellings: everything after the module name / the code goes to it verbatim.
     from tf1clip.compat import runner

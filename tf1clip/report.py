@@ -27,7 +27,10 @@ import sys
 
 import numpy as np
 
+from tf1clip import event_integrity
 from tf1clip import progress
+from tf1clip.tools import flag_values
+from tf1clip.tools import output_path
 
 # tag patterns (a scope may precede them; TF1 appends _1, _2 to a tag created twice)
 _SUFFIX = r"(_\d+)?$"
@@ -59,6 +62,7 @@ class Report:
     percentile: the percentile used for the suggestion.
     suggested_threshold: ``np.percentile(norms, percentile)``.
     files: paths written (PNGs, and the HTML page if asked).
+    damaged: event_integrity.Damage per event file of `run` read only up to a truncated or damaged record.
   """
   run: str
   steps: np.ndarray
@@ -70,6 +74,12 @@ class Report:
   percentile: float
   suggested_threshold: float
   files: list
+  damaged: list = dataclasses.field(default_factory=list)
+
+  @property
+  def non_finite_steps(self):
+    """The steps whose recorded norm is NaN or infinite (left out of min / median / max and the suggestion)."""
+    return self.steps[~np.isfinite(self.norms)]
 
   @property
   def reliable(self):
@@ -84,13 +94,22 @@ class Report:
   def format(self):
     """The short text summary printed by the CLI."""
     n = len(self.norms)
-    lines = ["tf1clip report: %s" % self.run,
-             "steps with a gradient norm: %d (steps %d..%d)" % (n, self.steps[0],
-                                                               self.steps[-1]),
-             "global norm: min %.4g, median %.4g, max %.4g"
-             % (np.min(self.norms), np.median(self.norms), np.max(self.norms)),
-             "clip rate: %.1f%% (%d of %d steps clipped)"
-             % (100.0 * self.clip_rate, int(np.sum(self.clipped)), n)]
+    finite = self.norms[np.isfinite(self.norms)]
+    bad = self.non_finite_steps
+    lines = ["tf1clip report: %s" % self.run]
+    for d in self.damaged:
+      lines.append("event file %s: read up to a damaged record at byte %d (%s): %d record(s) read, "
+                   "%d byte(s) after it not read" % (d.path, d.offset, d.reason, d.records_read, d.bytes_unread))
+    lines.append("steps with a gradient norm: %d (steps %d..%d)" % (n, self.steps[0], self.steps[-1]))
+    if len(bad):
+      lines.append("non-finite norms (NaN/inf): %d step(s): %s%s; left out of the figures below" % (
+          len(bad), ", ".join(str(int(x)) for x in bad[:10]), " ..." if len(bad) > 10 else ""))
+    lines += [("global norm: min %.4g, median %.4g, max %.4g%s" % (
+                  np.min(finite), np.median(finite), np.max(finite),
+                  " (of the %d finite steps)" % len(finite) if len(bad) else "")
+               if len(finite) else "global norm: no finite value recorded"),
+              "clip rate: %.1f%% (%d of %d steps clipped)"
+              % (100.0 * self.clip_rate, int(np.sum(self.clipped)), n)]
     if self.threshold is not None and np.any(np.isfinite(self.threshold)):
       finite = self.threshold[np.isfinite(self.threshold)]
       lines.append("clip threshold: %s" % (
@@ -194,7 +213,9 @@ def read_run(logdir, percentile=10.0, show_progress=False):
   if show_progress:
     dirs = progress.over(dirs, "reading %d event director%s" % (len(dirs), "y" if len(dirs) == 1 else "ies"),
                          file=sys.stderr)
+  damaged = []
   for run_dir in dirs:
+    damaged = event_integrity.damaged_records(run_dir)
     scalars = _load_scalars(run_dir)
     norm = _find(scalars, "norm")
     if norm is not None and len(norm[0]):
@@ -221,7 +242,7 @@ def read_run(logdir, percentile=10.0, show_progress=False):
   finite = norms[np.isfinite(norms)]
   return Report(run_dir, steps, norms, clipped_norms, clipped, threshold,
                 None if skipped is None else int(_dedupe(skipped)[1][-1]), percentile,
-                float(np.percentile(finite, percentile)) if finite.size else float("nan"), [])
+                float(np.percentile(finite, percentile)) if finite.size else float("nan"), [], damaged)
 
 
 def _figure(width, height):
@@ -281,7 +302,12 @@ def plot_norms(report, path):
   ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=3,
             frameon=False)
   fig.tight_layout()
-  fig.savefig(path)
+  _save(fig, path)
+
+
+def _save(fig, path):
+  with output_path.atomic_file(path, "wb", flag="--out") as f:
+    fig.savefig(f, format="png")
 
 
 def plot_histogram(report, path):
@@ -304,20 +330,15 @@ def plot_histogram(report, path):
   ax.set_title("distribution of gradient norms (%d steps)" % len(norms))
   ax.legend(fontsize=8)
   fig.tight_layout()
-  fig.savefig(path)
+  _save(fig, path)
 
 
 def check_out(out):
-  """Raises ValueError naming --out when the report could not be written there."""
+  """Raises OutputError (a ValueError) naming --out when the report could not be written there."""
   if out.endswith(".html"):
-    if os.path.isdir(out):
-      raise ValueError("--out %s is a directory; a path ending in .html names the page" % out)
-    parent = os.path.dirname(os.path.abspath(out))
-    if os.path.exists(parent) and not os.path.isdir(parent):
-      raise ValueError("--out %s: %s is a file, not a directory" % (out, parent))
-  elif os.path.exists(out) and not os.path.isdir(out):
-    raise ValueError("--out %s is an existing file: give a directory for the PNGs, or a path ending in .html"
-                     % out)
+    output_path.check_file(out, "--out", create_parents=True)
+  else:
+    output_path.check_dir(out, "--out")
 
 
 def make_report(logdir, out="tf1clip_report", percentile=10.0, show_progress=False):
@@ -343,18 +364,26 @@ def make_report(logdir, out="tf1clip_report", percentile=10.0, show_progress=Fal
     prefix = os.path.splitext(os.path.basename(out))[0] + "_"
   else:
     directory, prefix = out, ""
-  os.makedirs(directory, exist_ok=True)
+  created = not os.path.isdir(directory)
+  output_path.makedirs(directory, "--out")
   norms_png = os.path.join(directory, prefix + "global_norm.png")
   hist_png = os.path.join(directory, prefix + "norm_histogram.png")
-  plot_norms(report, norms_png)
-  plot_histogram(report, hist_png)
+  try:
+    plot_norms(report, norms_png)
+    plot_histogram(report, hist_png)
+  except output_path.OutputError:
+    for png in (norms_png, hist_png):
+      if created and os.path.exists(png):
+        os.unlink(png)
+    if created and not os.listdir(directory):
+      os.rmdir(directory)  # a failed report leaves no folder it made
+    raise
   report.files = [norms_png, hist_png]
   if out.endswith(".html"):
-    with open(out, "w") as f:
-      f.write("<!doctype html><meta charset='utf-8'><title>tf1clip report</title>\n"
-              "<pre>%s</pre>\n<img src='%s'>\n<img src='%s'>\n"
-              % (html.escape(report.format()), os.path.basename(norms_png),
-                 os.path.basename(hist_png)))
+    output_path.write_text(out, "<!doctype html><meta charset='utf-8'><title>tf1clip report</title>\n"
+                           "<pre>%s</pre>\n<img src='%s'>\n<img src='%s'>\n"
+                           % (html.escape(report.format()), os.path.basename(norms_png),
+                              os.path.basename(hist_png)), "--out")
     report.files.append(out)
   return report
 
@@ -370,7 +399,7 @@ def main(argv):
   parser.add_argument("--out", default="tf1clip_report",
                       help="output directory for the PNGs, or a .html page (default "
                       "./tf1clip_report)")
-  parser.add_argument("--percentile", type=float, default=10.0,
+  parser.add_argument("--percentile", type=flag_values.percentile, default=10.0,
                       help="AutoClip percentile for the suggested threshold (default 10)")
   try:
     args = parser.parse_args(list(argv))
@@ -384,7 +413,7 @@ def main(argv):
   try:
     check_out(args.out)  # before reading anything: a bad --out must not cost the read
     report = make_report(args.logdir, args.out, args.percentile, show_progress=True)
-  except ValueError as e:
+  except (ValueError, output_path.OutputError) as e:
     print("tf1clip report: error: %s" % e, file=sys.stderr)
     return 2
   print(report.format())

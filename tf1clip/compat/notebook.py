@@ -9,7 +9,9 @@ extension entry point) and cli. Much TF1 teaching code lives in notebooks:
   keep TensorFlow 2. Load it before the first cell that imports TensorFlow.
 - `tf1clip run notebook.ipynb [args]` reads the notebook with nbformat and runs its code cells in order in an
   IPython shell in this process (magics work), from the notebook's folder, as Jupyter's "Run All" would; the
-  first failing cell stops the run with its number and IPython's traceback (exit 1).
+  first failing cell stops the run with its number and IPython's traceback (exit 1). A notebook whose kernel is
+  not Python (its kernelspec or language_info names R, Julia, ...) is refused with a message naming the
+  language (exit 2), and a file that is not UTF-8 JSON is named with the offset where decoding fails.
 """
 
 import json
@@ -26,8 +28,13 @@ def load_ipython_extension(ipython):  # pylint: disable=unused-argument
 def read(path):
   """The notebook at `path` (nbformat v4), or a ValueError naming the file and where its JSON breaks."""
   import nbformat  # pylint: disable=import-outside-toplevel
-  with open(path, encoding="utf-8") as f:
-    text = f.read()
+  from tf1clip.compat import source_files  # pylint: disable=import-outside-toplevel
+  data = source_files.read_bytes(path)
+  try:
+    text = data.decode("utf-8-sig")
+  except UnicodeDecodeError as e:
+    raise ValueError("%s: not a notebook: not UTF-8 text (byte 0x%02x at offset %d); a notebook is UTF-8 JSON"
+                     % (path, data[e.start], e.start)) from None
   try:
     data = json.loads(text)
   except json.JSONDecodeError as e:
@@ -38,7 +45,23 @@ def read(path):
     nbformat.validate(notebook)
   except Exception as e:  # pylint: disable=broad-except
     raise ValueError("%s: not a valid notebook: %s" % (path, str(e).splitlines()[0])) from None
+  language = kernel_language(notebook)
+  if language is not None and language.lower() not in ("python", "python3", "python2", "ipython"):
+    raise ValueError("%s: the notebook's kernel is %s, not Python: tf1clip runs Python notebooks only"
+                     % (path, language))
   return notebook
+
+
+def kernel_language(notebook):
+  """The language a notebook was written for (kernelspec.language, else language_info.name), or None."""
+  metadata = notebook.get("metadata", {}) or {}
+  spec = metadata.get("kernelspec", {}) or {}
+  info = metadata.get("language_info", {}) or {}
+  language = spec.get("language") or info.get("name")
+  if not language and spec.get("name"):
+    name = str(spec["name"]).lower()
+    language = "Python" if name.startswith(("python", "ipython")) else spec.get("display_name") or spec["name"]
+  return language
 
 
 def run_notebook(path, args=()):
@@ -48,6 +71,9 @@ def run_notebook(path, args=()):
   except FileNotFoundError as e:
     print("tf1clip run: can't open file %r: [Errno %s] %s" % (os.path.abspath(path), e.errno, e.strerror),
           file=sys.stderr)
+    return 2
+  except OSError as e:  # compat.source_files.SourceError: a FIFO, a directory, an unreadable file
+    print("tf1clip run: %s" % e, file=sys.stderr)
     return 2
   except ValueError as e:
     print("tf1clip run: %s" % e, file=sys.stderr)

@@ -81,11 +81,15 @@ def read_shell_script(path):
 
 def notebook_source(path):
   """A notebook's code cells as one Python source (bytes); magics and `!` lines become comments."""
-  with open(path, encoding="utf-8") as f:
-    try:
-      notebook = json.load(f)
-    except json.JSONDecodeError as e:
-      raise SyntaxError("not a notebook: invalid JSON (%s)" % e.msg, (path, e.lineno, e.colno, "")) from None
+  from tf1clip.compat import source_files  # pylint: disable=import-outside-toplevel
+  data = source_files.read_bytes(path)
+  try:
+    notebook = json.loads(data.decode("utf-8-sig"))
+  except UnicodeDecodeError as e:
+    raise SyntaxError("not a notebook: not UTF-8 text (byte 0x%02x at offset %d)" % (data[e.start], e.start),
+                      (path, None, None, "")) from None
+  except json.JSONDecodeError as e:
+    raise SyntaxError("not a notebook: invalid JSON (%s)" % e.msg, (path, e.lineno, e.colno, "")) from None
   chunks = []
   for cell in notebook.get("cells", ()):
     if cell.get("cell_type") != "code":

@@ -25,6 +25,7 @@ import os
 import re
 import sys
 
+from tf1clip.compat import source_files
 from tf1clip.tools import check
 from tf1clip.tools import check_entries
 
@@ -42,8 +43,10 @@ FileReport = collections.namedtuple("FileReport", "path findings imports error i
 FileReport.__doc__ = """One file's verdict: findings, the project files it imports (path, line), or its error."""
 
 Blocker = collections.namedtuple("Blocker", "path line symbol note")
-Project = collections.namedtuple("Project", "files entries roots tensorflow")
-Project.__doc__ = """files: path -> FileReport in reading order; entries: entry path -> Blocker or None."""
+Project = collections.namedtuple("Project", "files entries roots tensorflow skipped")
+Project.__new__.__defaults__ = ((),)
+Project.__doc__ = """files: path -> FileReport in reading order; entries: entry path -> Blocker or None;
+skipped: source_files.Skipped entries of the trees read (looping links, FIFOs), each named in the report."""
 
 
 def _skip_dir(name, path):
@@ -63,24 +66,33 @@ def discover(paths):
   Raises:
     FileNotFoundError: a path does not exist.
   """
-  files, entries, roots = [], set(), []
+  return discover_all(paths)[:3]
+
+
+def discover_all(paths):
+  """`discover`, plus the `.py` entries of the trees that are not read: (files, entries, roots, skipped).
+
+  skipped: source_files.Skipped for each `.py` name that is a looping or dangling link or not a regular
+  file (a FIFO), and each folder that is a link back into the tree.
+  """
+  files, entries, roots, skipped = [], set(), [], []
   for given in paths:
     path = os.path.abspath(given)
     if os.path.isdir(path):
       roots.append(path)
-      for directory, subdirs, names in os.walk(path):
-        subdirs[:] = sorted(d for d in subdirs if not _skip_dir(d, os.path.join(directory, d))
-                            and os.path.join(directory, d) != _TF1CLIP_DIR)
-        for name in sorted(names):
-          if name.endswith(".py"):
-            files.append(os.path.join(directory, name))
+      skip = lambda d, full: _skip_dir(d, full) or full == _TF1CLIP_DIR
+      for found, reason in source_files.walk_files(path, skip):
+        if reason is None and found.endswith(".py"):
+          files.append(found)
+        elif reason is not None and (found.endswith(".py") or "loops back" in reason):
+          skipped.append(source_files.Skipped(found, reason))
     elif os.path.exists(path):
       roots.append(os.path.dirname(path))
       files.append(path)
       entries.add(path)
     else:
       raise FileNotFoundError(2, "No such file or directory", given)
-  return list(dict.fromkeys(files)), entries, list(dict.fromkeys(roots))
+  return list(dict.fromkeys(files)), entries, list(dict.fromkeys(roots)), skipped
 
 
 def _module_file(base, dotted):
@@ -173,7 +185,7 @@ def analyze(paths, resolver=None):
     FileNotFoundError: a path does not exist.
   """
   resolver = resolver or check.Resolver()
-  files, entries, roots = discover(paths)
+  files, entries, roots, skipped = discover_all(paths)
   reports = collections.OrderedDict()
   parsed_files = {}
   search_dirs = list(roots)
@@ -185,17 +197,20 @@ def analyze(paths, resolver=None):
     try:
       if path.endswith(".ipynb"):
         source = check_entries.notebook_source(path)
+        parsed = check.parse(source, path)
       else:
-        with open(path, "rb") as f:
-          source = f.read()
-      parsed = check.parse(source, path)
+        source = source_files.read_bytes(path)
+        parsed = check.parse(source_files.decode_source(source, path), path)
+    except source_files.SourceError as e:
+      reports[path] = FileReport(path, [], [], "can't read file: %s" % e.reason, path in entries)
+      continue
     except OSError as e:
       reports[path] = FileReport(path, [], [], "can't open file: [Errno %s] %s" % (e.errno, e.strerror),
                                  path in entries)
       continue
     except SyntaxError as e:
-      reports[path] = FileReport(path, [], [], "cannot parse: %s (line %s)" % (e.msg, e.lineno),
-                                 path in entries)
+      where = "" if e.lineno is None else " (line %s)" % e.lineno
+      reports[path] = FileReport(path, [], [], "cannot parse: %s%s" % (e.msg, where), path in entries)
       continue
     # Named files are entries; in a named directory, files that run as a main program.
     is_entry = path in entries or (bool(_MAIN.search(source))
@@ -216,8 +231,7 @@ def analyze(paths, resolver=None):
         if target not in reports:
           changed = True
           try:
-            with open(target, "rb") as f:
-              parsed_target = check.parse(f.read(), target)
+            parsed_target = check.parse(source_files.read_source(target), target)
           except (OSError, SyntaxError) as e:
             reports[target] = FileReport(target, [], [], "cannot read or parse: %s" % e, False)
             continue
@@ -228,7 +242,7 @@ def analyze(paths, resolver=None):
           reports[target] = FileReport(target, check.findings_of(parsed_target, resolver), [], None,
                                        False)
   blockers = {path: first_blocker(path, reports) for path, r in reports.items() if r.is_entry}
-  return Project(reports, blockers, roots, resolver.index.version())
+  return Project(reports, blockers, roots, resolver.index.version(), tuple(skipped))
 
 
 def first_blocker(entry, reports):
@@ -318,6 +332,8 @@ def render_text(project, show_all=False, out=None):
     else:
       print("`tf1clip run %s` will stop at %s:%d: %s (%s)" % (
           _display(entry), _display(blocker.path), blocker.line, blocker.symbol, blocker.note), file=out)
+  for skipped in project.skipped:
+    print("%s: skipped: %s" % (_display(skipped.path), skipped.reason), file=out)
   for path, report in project.files.items():
     if report.error:
       print("%s: %s" % (_display(path), report.error), file=out)
@@ -364,7 +380,8 @@ def to_json(project):
             "note": blocker.note},
     })
   return {"schema": SCHEMA, "tensorflow": project.tensorflow, "summary": summary(project),
-          "exit_status": exit_status(project), "entries": entries, "files": files}
+          "exit_status": exit_status(project), "entries": entries, "files": files,
+          "skipped": [{"path": _display(k.path), "reason": k.reason} for k in project.skipped]}
 
 
 def _why_missing(path):

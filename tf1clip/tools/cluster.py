@@ -52,6 +52,8 @@ import sys
 import threading
 import time
 
+from tf1clip.tools import flag_values
+
 _LOCAL_HOSTS = frozenset(["localhost", "127.0.0.1", "::1"])
 _TAIL_LINES = 20
 
@@ -103,7 +105,9 @@ def plan_cluster(num_ps, num_workers, chief=False, hosts=None, base_port=2222):
   tasks = []
   for position, (job, i) in enumerate(jobs):
     host = hosts[position % len(hosts)]
-    tasks.append(Task(job, i, "%s:%d" % (host, base_port + used[host])))
+    port = flag_values.check_port(base_port + used[host], "--port %d with %d task(s) on %s" % (
+        base_port, used[host] + 1, host))
+    tasks.append(Task(job, i, "%s:%d" % (host, port)))
     used[host] += 1
   return tasks
 
@@ -409,14 +413,14 @@ def build_parser():
       prog="tf1clip cluster",
       description="Run a TF1 ps/worker script as a cluster on this machine (or print the commands "
       "for other machines), on TensorFlow's own distributed runtime.")
-  parser.add_argument("--ps", type=int, default=1, help="parameter-server tasks (default 1)")
-  parser.add_argument("--workers", type=int, default=2, help="worker tasks (default 2)")
+  parser.add_argument("--ps", type=flag_values.count, default=1, help="parameter-server tasks (default 1)")
+  parser.add_argument("--workers", type=flag_values.count, default=2, help="worker tasks (default 2)")
   parser.add_argument("--chief", action="store_true",
                       help="add a separate chief task (estimator-style TF_CONFIG scripts; implies "
                       "--no_flags, since such scripts define no --job_name)")
   parser.add_argument("--hosts", default=None,
                       help="comma-separated hosts for a multi-machine cluster (default: loopback)")
-  parser.add_argument("--port", type=int, default=2222,
+  parser.add_argument("--port", type=flag_values.port, default=2222,
                       help="first port on each host with --hosts (default 2222)")
   parser.add_argument("--task", default=None,
                       help="start only this task (e.g. worker:1), for multi-machine clusters")
@@ -426,12 +430,12 @@ def build_parser():
                       help="run each task as `python script.py` instead of `python -m tf1clip run "
                       "script.py`: for scripts that run under plain Python, e.g. the output of "
                       "`tf1clip upgrade`")
-  parser.add_argument("--timeout", type=float, default=None,
+  parser.add_argument("--timeout", type=flag_values.seconds, default=None,
                       help="stop the whole job after this many seconds and exit 1")
-  parser.add_argument("--grace", type=float, default=60.0,
+  parser.add_argument("--grace", type=flag_values.grace_seconds, default=60.0,
                       help="seconds the other workers may run on after the chief has finished "
                       "(default 60); then they are stopped and the job ends with the chief's status")
-  parser.add_argument("--restart", type=int, default=0, metavar="N",
+  parser.add_argument("--restart", type=flag_values.count, default=0, metavar="N",
                       help="restart a worker that died, up to N times per task, with its same flags and "
                       "TF_CONFIG, as a cluster manager would (default 0)")
   parser.add_argument("script", help="the legacy TF1 script every task runs")

@@ -8,7 +8,9 @@ diverged. `{out}` in ARGS stands for a folder of each side's own (so the two run
 checkpoints are looked for there.
 
 Exit status: 0 when every variable agrees, 1 when one differs or exists on one side only, or when a side
-failed (its name and last output are printed), 2 for a usage error (no such interpreter, no `{out}`).
+failed (its name and last output are printed), 2 for a usage error (no such interpreter, an interpreter
+whose TensorFlow is not 1.15 -- probed before anything runs --, a bad tolerance, no `{out}`, an unwritable
+`--keep`).
 
 Place in the data flow: cli -> **tools.compare** -> tools.compare_init (one process per side).
 """
@@ -22,6 +24,9 @@ import sys
 import tempfile
 
 import numpy as np
+
+from tf1clip.tools import flag_values
+from tf1clip.tools import output_path
 
 _INIT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "compare_init.py")
 _STEP = re.compile(r"^(.*?)-(\d+)$")
@@ -38,9 +43,47 @@ def _side_env():
   return env
 
 
+# Prints the interpreter's TensorFlow version, read from its installed metadata when it can (fast), else by
+# importing it; "none" when there is no tensorflow.
+_PROBE = """
+try:
+  try:
+    from importlib import metadata
+    print(metadata.version("tensorflow"))
+  except Exception:
+    import pkg_resources
+    print(pkg_resources.get_distribution("tensorflow").version)
+except Exception:
+  try:
+    import tensorflow
+    print(tensorflow.__version__)
+  except Exception:
+    print("none")
+"""
+
+
+def probe_tensorflow(python, timeout=120):
+  """The TensorFlow version of interpreter `python`; ValueError naming it when it has none, or is no Python."""
+  try:
+    proc = subprocess.run([python, "-c", _PROBE], capture_output=True, text=True, timeout=timeout,
+                          env=_side_env(), check=False)
+  except (OSError, subprocess.SubprocessError) as e:
+    raise ValueError("--tf115 %s: cannot run it (%s)" % (python, e)) from None
+  version = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else ""
+  if proc.returncode != 0 or not version:
+    raise ValueError("--tf115 %s: not a Python interpreter that runs (exit %d: %s)" % (
+        python, proc.returncode, (proc.stderr.strip().splitlines() or ["no output"])[-1]))
+  if version == "none":
+    raise ValueError("--tf115 %s: this Python has no tensorflow installed (need tensorflow==1.15)" % python)
+  return version
+
+
 def _run_side(name, argv, log_path):
-  with open(log_path, "w") as log:
-    proc = subprocess.run(argv, stdout=log, stderr=subprocess.STDOUT, env=_side_env(), check=False)
+  try:
+    with open(log_path, "w") as log:
+      proc = subprocess.run(argv, stdout=log, stderr=subprocess.STDOUT, env=_side_env(), check=False)
+  except OSError as e:
+    raise CompareError("cannot write the %s run's log: %s" % (name, output_path.describe(e, log_path))) from None
   if proc.returncode != 0:
     with open(log_path, errors="replace") as f:
       tail = "".join(f.readlines()[-25:])
@@ -118,8 +161,8 @@ def main(argv=None, out=sys.stdout):
                       help="a Python with tensorflow==1.15 (e.g. .venv-tf115/bin/python, built by `make oracle`)")
   parser.add_argument("--init", metavar="CKPT", help="start both runs from this checkpoint's values (default: "
                       "the values the TF 1.15 run starts from)")
-  parser.add_argument("--rtol", type=float, default=1e-3, help="relative tolerance (default 1e-3)")
-  parser.add_argument("--atol", type=float, default=1e-4, help="absolute tolerance (default 1e-4: a few float32 roundings apart after a short run with Adam)")
+  parser.add_argument("--rtol", type=flag_values.tolerance, default=1e-3, help="relative tolerance (default 1e-3)")
+  parser.add_argument("--atol", type=flag_values.tolerance, default=1e-4, help="absolute tolerance (default 1e-4: a few float32 roundings apart after a short run with Adam)")
   parser.add_argument("--keep", metavar="DIR", help="keep both runs' outputs and logs in DIR")
   parser.add_argument("script", help="the TF1 script")
   parser.add_argument("script_args", nargs=argparse.REMAINDER,
@@ -134,10 +177,22 @@ def main(argv=None, out=sys.stdout):
                  "the two runs write their checkpoints to folders of their own")
   if args.init and not os.path.exists(args.init + ".index"):
     parser.error("--init %s: no such checkpoint (no %s.index)" % (args.init, args.init))
-  work = args.keep or tempfile.mkdtemp(prefix="tf1clip-compare-")
-  os.makedirs(work, exist_ok=True)
+  try:
+    if args.keep:
+      output_path.check_dir(args.keep, "--keep")
+    version = probe_tensorflow(args.tf115)
+    if not version.startswith("1.15"):
+      raise ValueError("--tf115 %s: its TensorFlow is %s; compare needs a Python with tensorflow==1.15" % (
+          args.tf115, version))
+    work = output_path.makedirs(args.keep, "--keep") if args.keep else tempfile.mkdtemp(prefix="tf1clip-compare-")
+  except (ValueError, OSError) as e:
+    print("tf1clip compare: %s" % (output_path.describe(e) if isinstance(e, OSError) else e), file=sys.stderr)
+    return 2
   try:
     return _compare(args, work, out)
+  except OSError as e:
+    print("tf1clip compare: %s" % output_path.describe(e), file=sys.stderr)
+    return 2
   except CompareError as e:
     print("tf1clip compare: %s" % e, file=sys.stderr)
     return 1

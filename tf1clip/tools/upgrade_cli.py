@@ -28,6 +28,8 @@ command does not have).
 Data flow: tools.upgrade + tools.seeded_run <- tools.upgrade_cli <- cli.
 """
 
+import ast
+import gc
 import hashlib
 import json
 import os
@@ -39,8 +41,10 @@ import tempfile
 import threading
 
 from tf1clip import progress
+from tf1clip.compat import source_files
 from tf1clip.tools import check
 from tf1clip.tools import check_project
+from tf1clip.tools import output_path
 from tf1clip.tools import program_modules
 from tf1clip.tools import run_output
 from tf1clip.tools import upgrade
@@ -51,17 +55,53 @@ ALONGSIDE = "_upgraded_path"  # DST's folder for the program's own modules from 
 REDIRECTS_ENV = "TF1CLIP_MODULE_REDIRECTS"  # tools.seeded_run: {top-level module: its upgraded path}
 
 
-def _files(src):
+def _files(src, skipped=None):
+  """(path, path relative to SRC) of every regular file to copy; entries that are not (looping links, FIFOs)
+  are appended to `skipped` as source_files.Skipped."""
   if os.path.isfile(src):
     return [(src, os.path.basename(src))]
   found = []
-  for directory, subdirs, names in os.walk(src):
-    subdirs[:] = sorted(d for d in subdirs
-                        if not check_project._skip_dir(d, os.path.join(directory, d)))  # pylint: disable=protected-access
-    for name in sorted(names):
-      path = os.path.join(directory, name)
+  skip = lambda name, path: check_project._skip_dir(name, path)  # pylint: disable=protected-access
+  for path, reason in source_files.walk_files(src, skip):
+    if reason is None:
       found.append((path, os.path.relpath(path, src)))
+    elif skipped is not None:
+      skipped.append(source_files.Skipped(path, reason))
   return found
+
+
+def _upgraded(path, stage, resolver):
+  """(new text, encoding, changes, warnings) of one Python file, read as Python reads it.
+
+  Raises:
+    SyntaxError: the file cannot be read (naming it and why) or parsed.
+  """
+  try:
+    source, encoding = source_files.decode_with_encoding(source_files.read_bytes(path), path)
+  except source_files.SourceError as e:
+    raise SyntaxError("cannot read %s" % e) from None
+  try:  # Python's own parser first: quick, and it refuses what libcst would take minutes to recurse into
+    ast.parse(source, path)
+  except RecursionError:
+    raise SyntaxError("%s: cannot parse: %s" % (path, check.too_deeply_nested(path).msg)) from None
+  except (SyntaxError, ValueError) as e:
+    raise SyntaxError("%s: cannot parse: %s" % (path, getattr(e, "msg", None) or e)) from None
+  collecting = gc.isenabled()
+  gc.disable()  # libcst builds millions of acyclic nodes: the cyclic collector's passes cost ~a third of the time
+  try:
+    new_source, changes = upgrade.upgrade_source(source, stage)
+  except RecursionError:
+    raise SyntaxError("%s: %s" % (path, check.too_deeply_nested(path).msg)) from None
+  except Exception as e:  # libcst's ParserSyntaxError is not a SyntaxError
+    raise SyntaxError("%s: cannot parse: %s" % (path, str(e).splitlines()[0])) from e
+  finally:
+    if collecting:
+      gc.enable()
+  try:
+    warnings = upgrade.warnings_for(source, resolver)
+  except SyntaxError:
+    warnings = []
+  return new_source, encoding, changes, warnings
 
 
 def upgrade_tree(src, out, stage, force=False):
@@ -86,30 +126,63 @@ def upgrade_tree(src, out, stage, force=False):
   single = os.path.isfile(src)
   if single and (os.path.isdir(out) or out.endswith(("/", os.sep))):
     out = os.path.join(out, os.path.basename(src))
-  planned = [(path, out if single else os.path.join(out, relative)) for path, relative in _files(src)]
+  skipped = []
+  planned = [(path, out if single else os.path.join(out, relative)) for path, relative in _files(src, skipped)]
   _check_out(src, out, single, [target for _, target in planned], force)
   resolver = check.Resolver()
+  converted = {}
+  for path, _ in planned:  # every file read and parsed before anything is written: a bad one costs nothing
+    if path.endswith(".py"):
+      converted[path] = _upgraded(path, stage, resolver)
   results = []
-  for path, target in planned:
-    os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
-    if not path.endswith(".py"):
-      shutil.copy2(path, target)
-      continue
-    with open(path, encoding="utf-8") as f:
-      source = f.read()
+  staged = not single and not os.path.lexists(out)
+  with (output_path.staged_dir(out, "--out") if staged else _nothing()) as staging:
+    written = []
     try:
-      new_source, changes = upgrade.upgrade_source(source, stage)
-    except Exception as e:  # libcst's ParserSyntaxError is not a SyntaxError
-      raise SyntaxError("%s: cannot parse: %s" % (path, str(e).splitlines()[0])) from e
-    try:
-      warnings = upgrade.warnings_for(source, resolver)
-    except SyntaxError:
-      warnings = []
-    with open(target, "w", encoding="utf-8") as f:
-      f.write(new_source)
-    results.append({"source": path, "output": target, "changes": changes, "warnings": warnings})
-  _write_manifest(src, [target for _, target in planned])
+      for path, target in planned:
+        where = target if staging is None else os.path.join(staging, os.path.relpath(target, out))
+        output_path.makedirs(os.path.dirname(os.path.abspath(where)), "--out")
+        if path in converted:
+          new_source, encoding, changes, warnings = converted[path]
+          output_path.write_text(where, new_source, "--out", encoding=encoding)
+          results.append({"source": path, "output": target, "changes": changes, "warnings": warnings})
+        else:
+          _copy(path, where)
+        written.append(target)
+      _write_manifest(src, [target for _, target in planned], staging, out)
+    except output_path.OutputError as e:
+      if staging is not None:
+        raise
+      missing = [t for _, t in planned if t not in written]
+      raise output_path.OutputError("%s; wrote %d of %d file(s), not written: %s" % (
+          e, len(written), len(planned), ", ".join(missing[:5]) + (" ..." if len(missing) > 5 else ""))) from None
+  for entry in skipped:
+    results.append({"source": entry.path, "output": None, "changes": [], "warnings": [], "skipped": entry.reason})
   return results
+
+
+class _nothing:  # pylint: disable=invalid-name
+  """A context manager that yields None (the --out folder exists: files are written in place, each atomically)."""
+
+  def __enter__(self):
+    return None
+
+  def __exit__(self, *exc):
+    return False
+
+
+def _copy(path, target):
+  """Copies a file that is not Python source (data, configs) all or nothing."""
+  try:
+    with open(path, "rb") as f:
+      data = f.read()
+  except OSError as e:
+    raise SyntaxError("cannot read %s" % output_path.describe(e, path)) from None
+  output_path.write_bytes(target, data, "--out")
+  try:
+    shutil.copystat(path, target)
+  except OSError:
+    pass  # the data is there; times and mode are a courtesy
 
 
 MANIFEST = ".tf1clip-upgrade.json"
@@ -132,18 +205,22 @@ def _read_manifest(folder):
     return {}
 
 
-def _write_manifest(src, targets):
-  """Records, per output folder, which files this upgrade of `src` wrote and their content's digest."""
+def _write_manifest(src, targets, staging=None, out=None):
+  """Records, per output folder, which files this upgrade of `src` wrote and their content's digest.
+
+  With `staging`, the files are still in that temporary folder standing for `out`.
+  """
   by_folder = {}
   for target in targets:
     by_folder.setdefault(os.path.dirname(os.path.abspath(target)), []).append(target)
   for folder, written in by_folder.items():
-    manifest = _read_manifest(folder)
+    where = folder if staging is None else os.path.join(staging, os.path.relpath(folder, os.path.abspath(out)))
+    manifest = _read_manifest(where)
     if manifest.get("source") != os.path.abspath(src):
       manifest = {"source": os.path.abspath(src), "files": {}}
-    manifest["files"].update({os.path.basename(t): _digest(t) for t in written})
-    with open(os.path.join(folder, MANIFEST), "w", encoding="utf-8") as f:
-      json.dump(manifest, f, indent=1, sort_keys=True)
+    manifest["files"].update({os.path.basename(t): _digest(os.path.join(where, os.path.basename(t)))
+                              for t in written})
+    output_path.write_text(os.path.join(where, MANIFEST), json.dumps(manifest, indent=1, sort_keys=True), "--out")
 
 
 def _written_before(src, target):
@@ -180,7 +257,9 @@ def _check_out(src, out, single, targets, force):
 
 def to_json(results, stage):
   """The report as a JSON-ready dict (schema tf1clip.upgrade/1)."""
-  return {"schema": SCHEMA, "stage": stage, "files": [{
+  skipped = [{"path": r["source"], "reason": r["skipped"]} for r in results if r.get("skipped")]
+  results = [r for r in results if not r.get("skipped")]
+  return {"schema": SCHEMA, "stage": stage, "skipped": skipped, "files": [{
       "source": r["source"], "output": r["output"],
       "changes": [{"line": c.line, "kind": c.kind, "before": c.before, "after": c.after,
                    "warnings": list(c.warnings)} for c in r["changes"]],
@@ -192,6 +271,9 @@ def render_text(results, out):
   """Prints `file:line: before -> after` per change and `file:line: warning: ...` per call site."""
   total = 0
   for r in results:
+    if r.get("skipped"):
+      print("%s: skipped: %s" % (r["source"], r["skipped"]), file=out)
+      continue
     rows = [(c.line, "%s -> %s" % (c.before.replace("\n", " | "), c.after) if c.after is not None
              else "left unchanged: %s (%s)" % (c.before.replace("\n", " | "), "; ".join(c.warnings)))
             for c in r["changes"]]
@@ -200,7 +282,8 @@ def render_text(results, out):
     for line, text in sorted(rows, key=lambda row: row[0]):
       print("%s:%d: %s" % (r["source"], line, text), file=out)
     total += len(r["changes"])
-  print("tf1clip upgrade: %d change(s) in %d file(s)" % (total, len(results)), file=out)
+  print("tf1clip upgrade: %d change(s) in %d file(s)" % (total, sum(1 for r in results if not r.get("skipped"))),
+        file=out)
 
 
 def _newest_checkpoint(*directories):
@@ -414,13 +497,22 @@ def main(src, out_path, stage=1, output_format="text", check_run_cmd=None, seed=
   if not os.path.exists(src):
     print("tf1clip upgrade: %s: no such file or directory" % src, file=sys.stderr)
     return 2
+  if not os.path.isdir(src) and source_files.not_regular(src):
+    print("tf1clip upgrade: %s: %s" % (src, source_files.not_regular(src)), file=sys.stderr)
+    return 2
   if stage == 3:  # TF2 eager: tools.upgrade_stage3_cli (its own tree walk: all files or, with a TODO, none)
     from tf1clip.tools import upgrade_stage3_cli  # pylint: disable=import-outside-toplevel
     return upgrade_stage3_cli.main(src, out_path, output_format, check_run_cmd, rtol=rtol, out=out,
                                    report_path=report_path, force=force)
   try:
+    if report_path:
+      output_path.check_file(report_path, "--report")
+    if os.path.isfile(src) and not (os.path.isdir(out_path) or out_path.endswith(("/", os.sep))):
+      output_path.check_file(out_path, "--out", create_parents=True)
+    else:
+      output_path.check_dir(out_path, "--out")
     results = upgrade_tree(src, out_path, stage, force=force)
-  except (ValueError, SyntaxError) as e:
+  except (ValueError, SyntaxError, output_path.OutputError) as e:
     print("tf1clip upgrade: %s" % e, file=sys.stderr)
     return 2
   if output_format == "json":
@@ -429,8 +521,10 @@ def main(src, out_path, stage=1, output_format="text", check_run_cmd=None, seed=
   else:
     render_text(results, out)
   if report_path:
-    with open(report_path, "w") as f:
-      json.dump(to_json(results, stage), f, indent=2)
+    try:
+      output_path.write_text(report_path, json.dumps(to_json(results, stage), indent=2), "--report")
+    except output_path.OutputError as e:
+      return output_path.fail("upgrade", e)
   if check_run_cmd is None:
     return 0
   args = shlex.split(check_run_cmd)

@@ -25,6 +25,7 @@ import tensorflow as tf
 
 from tf1clip import optimizer as tf1_wrappers
 from tf1clip import transforms as transforms_lib
+from tf1clip.tools import flag_values
 from tf1clip.v2 import accumulation as v2_accumulation
 from tf1clip.v2 import mapping
 from tf1clip.v2 import optimizer as v2_optimizer
@@ -418,21 +419,21 @@ def _parser():
       "1 if a variable leaves |tf2 - tf1| <= atol + rtol*|tf1| (numpy's allclose), naming "
       "it, the first step and the known mapping difference that explains it.")
   parser.add_argument("--optimizer", default="adam", choices=sorted(OPTIMIZERS))
-  parser.add_argument("--steps", type=int, default=10, help="updates to compare")
+  parser.add_argument("--steps", type=flag_values.positive_count, default=10, help="updates to compare")
   parser.add_argument("--clip_norm", type=float, default=None,
                       help="clip by global norm on both sides")
-  parser.add_argument("--micro_batches", type=int, default=1,
+  parser.add_argument("--micro_batches", type=flag_values.positive_count, default=1,
                       help="accumulate this many micro-batches per update on both sides")
-  parser.add_argument("--tolerance", "--rtol", dest="tolerance", type=float, default=1e-5,
+  parser.add_argument("--tolerance", "--rtol", dest="tolerance", type=flag_values.tolerance, default=1e-5,
                       help="relative tolerance rtol (of the TF1 value)")
-  parser.add_argument("--atol", type=float, default=1e-5, help="absolute tolerance")
+  parser.add_argument("--atol", type=flag_values.tolerance, default=1e-5, help="absolute tolerance")
   parser.add_argument("--model", default="mlp",
                       help="%s, or a user's module (path/to/models.py or pkg.module, "
                       "optionally :factory; see docs/migration.md)"
                       % ", ".join(sorted(parity_models.MODELS)))
   parser.add_argument("--learning_rate", type=float, default=None)
-  parser.add_argument("--batch_size", type=int, default=8)
-  parser.add_argument("--seed", type=int, default=0)
+  parser.add_argument("--batch_size", type=flag_values.positive_count, default=8)
+  parser.add_argument("--seed", type=flag_values.count, default=0)
   parser.add_argument("--keras", default="keras",
                       choices=["keras", "tf_keras", "tf_keras_legacy"],
                       help="Keras 3 (keras), tf-keras or tf-keras' legacy optimizers on the "
