@@ -7,17 +7,17 @@ names is looked up once, on first use, by these rules in order:
   1. a submodule (inventory kind `module`): the module served for its target path (numpy, six, ...: imported);
   2. a public alias (same_as `tf.X`): the facade's object for `tf.X`, so that one TF1 name is one object whichever
      path reaches it (`rnn_cell_impl.LSTMCell is tf.nn.rnn_cell.LSTMCell`: tf-keras' class);
-  3. the pair the name is at home in (same_as `tensorflow.m:name`): what that pair resolves to (before the port,
-     so that a port re-exporting from elsewhere cannot split what TF 1.15 had as one object);
-  4. a tf1clip port at the mirrored path (tensorflow.contrib.X... -> tf1clip.contrib.X..., tensorflow.python... ->
-     tf1clip.python...): tf1clip's own code for that module, or the names TF 2.21 dropped from it;
+  3. a tf1clip port at the mirrored path (tensorflow.contrib.X... -> tf1clip.contrib.X..., tensorflow.python... ->
+     tf1clip.python...; in a package whose files are not yet at TF 1.15's paths, its module of the same name):
+     tf1clip's own code for that module, or the names TF 2.21 dropped from it;
+  4. the pair the name is at home in (same_as `tensorflow.m:name`): what that pair resolves to;
   5. TensorFlow 2.21's own module of that path, or where TF 2.21 / a library moved it (MOVED: training.tracking ->
      trackable, tensorflow.python.estimator -> tensorflow-estimator's, contrib.layers' code -> tf-slim, ...);
   6. a raw op (kind `raw-op`): TF 2.21's tf.raw_ops.<op>;
   7. else a NotProvidedError that names the module path and why (TF 1.15 had the name: the message never says it
      did not).
 
-A name the inventory does not record (a private helper) is looked up by rules 4 and 5 only, and a path TF 1.15
+A name the inventory does not record (a private helper) is looked up by rules 3 and 5 only, and a path TF 1.15
 never had raises Python's own ModuleNotFoundError / AttributeError.
 
 Data flow: tf115.module_paths + compat.v1 (the facade) <- **compat.paths** <- compat.importer, compat.v1 (its
@@ -57,6 +57,9 @@ MOVED = {
                                                      "tensorflow.python.trackable.resource"),
     "tensorflow.python.distribute.distribution_strategy_context": ("tensorflow.python.distribute.distribute_lib",),
     "tensorflow.python.estimator.": ("tensorflow_estimator.python.estimator.",),
+    # the tree proto tensor_forest's kernels read and write lives with them
+    "tensorflow.contrib.decision_trees.proto.generic_tree_model_pb2": (
+        "tf1clip.contrib.tensor_forest.proto.generic_tree_model_pb2",),
     "tensorflow.python.keras.": ("tf_keras.src.",),
     "tensorflow.python.keras.engine.network": ("tf_keras.src.engine.functional", "tf_keras.src.engine.training"),
     "tensorflow.python.keras.layers.": ("tf_keras.src.layers.", "tf_keras.src.layers.rnn."),
@@ -206,6 +209,12 @@ def module(path):
     public = module_paths.area_of(path) == "contrib public"
     if isinstance(found, types.ModuleType) and (public or found.__name__ == _PORTS + path[len("tensorflow"):]):
       return found
+  if path.startswith("tensorflow.contrib."):
+    # A package that declares TF 1.15's deep path as one of its modules (contrib.tensor_forest's python/ops
+    # package: sys.modules["tf1clip.contrib.tensor_forest.python.ops.stats_ops"] is its stats_ops): that module.
+    port = _import_if_exists(_PORTS + path[len("tensorflow"):])
+    if port is not None and port.__name__ != _PORTS + path[len("tensorflow"):]:
+      return port
   return PathModule(path)
 
 
@@ -258,17 +267,15 @@ def _resolve(path, name):
       return found
     if error is not None:
       reasons.append("its public name %s: %s" % (entry.same_as, error))
+  found = _from_port(path, name)
+  if found is not _MISSING:
+    return found
   if entry.same_as.startswith("tensorflow."):
-    # Before a port at the mirrored path: the object this pair was on TF 1.15 is the one at its home, and a
-    # port that re-exports from elsewhere (contrib.distributions' bijectors from tfp) must not split the two.
     home_module, _, home_name = entry.same_as.partition(":")
     try:
       return resolve(home_module, home_name)
     except surface.NotProvidedError as e:
       reasons.append("the module it came from: %s" % e)
-  found = _from_port(path, name)
-  if found is not _MISSING:
-    return found
   found = _from_tensorflow(path, name)
   if found is not _MISSING:
     return found
@@ -344,13 +351,29 @@ def _from_port(path, name):
   """`name` of tf1clip's own module at the mirrored path (tensorflow.X.Y -> tf1clip.X.Y), or _MISSING."""
   if path.split(".")[1] not in _PORT_TREES:
     return _MISSING
-  port = _import_if_exists(_PORTS + path[len("tensorflow"):])
-  if port is None:
-    return _MISSING
-  try:
-    return getattr(port, name)
-  except AttributeError:
-    return _MISSING
+  for candidate in _port_candidates(path):
+    port = _import_if_exists(candidate)
+    if port is None:
+      continue
+    try:
+      return getattr(port, name)
+    except AttributeError:
+      continue
+  return _MISSING
+
+
+# The contrib packages whose files are not yet at TF 1.15's paths (named after their TF 1.15 module, one level
+# down: tf1clip.contrib.timeseries.ar_model is tensorflow.contrib.timeseries.python.timeseries.ar_model).
+_FLAT_PACKAGES = ("timeseries", "tensor_forest", "learn", "estimator")
+
+
+def _port_candidates(path):
+  """tf1clip's module at the mirrored path, then, in a package of _FLAT_PACKAGES, the module of the same name at
+  the package's top (deep path `tensorflow.contrib.P.python....M` -> tf1clip.contrib.P.M)."""
+  yield _PORTS + path[len("tensorflow"):]
+  parts = path.split(".")
+  if len(parts) > 4 and parts[1] == "contrib" and parts[2] in _FLAT_PACKAGES and parts[3] == "python":
+    yield "%s.contrib.%s.%s" % (_PORTS, parts[2], parts[-1])
 
 
 def _from_tensorflow(path, name):
