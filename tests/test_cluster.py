@@ -54,9 +54,9 @@ def test_plan_with_chief_and_hosts_lays_tasks_round_robin():
 
 @pytest.mark.parametrize("args, message", [
     (["--workers", "0", "x.py"], "--workers must be an integer >= 1; got 0"),
-    (["--ps", "-1", "x.py"], "argument --ps: a count must be >= 0; got '-1'"),
+    (["--ps", "-1", "x.py"], "argument --ps: a count must be at least 0; got '-1'"),
     (["--timeout", "0", "x.py"], "argument --timeout: a duration in seconds must be > 0; got '0'"),
-    (["--grace", "-1", "x.py"], "argument --grace: a duration in seconds must be >= 0; got '-1'"),
+    (["--grace", "-1", "x.py"], "argument --grace: a duration in seconds must be at least 0; got '-1'"),
 ])
 def test_bad_arguments_exit_2_naming_the_flag(args, message, tmp_path):
   script = tmp_path / "x.py"

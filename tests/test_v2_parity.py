@@ -123,7 +123,7 @@ def test_dense_momentum_passes_where_sparse_fails():
 
 
 @pytest.mark.parametrize("flag,value,message", [
-    ("--tolerance", "-1", "argument --tolerance/--rtol: a tolerance must be >= 0; got '-1'"),
+    ("--tolerance", "-1", "argument --tolerance/--rtol: a tolerance must be at least 0; got '-1'"),
     ("--atol", "nan", "argument --atol: a tolerance must be a finite number; got 'nan'"),
     ("--learning_rate", "-1", "--learning_rate must be a finite number > 0; got -1.0"),
     ("--clip_norm", "inf", "--clip_norm must be a finite number > 0; got inf"),

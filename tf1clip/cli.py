@@ -11,7 +11,7 @@ import os
 import sys
 
 import tf1clip
-from tf1clip.tools import flag_values
+from tf1clip import flag_values
 
 
 def _build_parser():

@@ -29,7 +29,7 @@ import numpy as np
 
 from tf1clip import event_integrity
 from tf1clip import progress
-from tf1clip.tools import flag_values
+from tf1clip import flag_values
 from tf1clip.tools import output_path
 
 # tag patterns (a scope may precede them; TF1 appends _1, _2 to a tag created twice)

@@ -52,7 +52,7 @@ import sys
 import threading
 import time
 
-from tf1clip.tools import flag_values
+from tf1clip import flag_values
 
 _LOCAL_HOSTS = frozenset(["localhost", "127.0.0.1", "::1"])
 _TAIL_LINES = 20

@@ -25,7 +25,7 @@ import tempfile
 
 import numpy as np
 
-from tf1clip.tools import flag_values
+from tf1clip import flag_values
 from tf1clip.tools import output_path
 
 _INIT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "compare_init.py")

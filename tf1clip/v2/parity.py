@@ -25,7 +25,7 @@ import tensorflow as tf
 
 from tf1clip import optimizer as tf1_wrappers
 from tf1clip import transforms as transforms_lib
-from tf1clip.tools import flag_values
+from tf1clip import flag_values
 from tf1clip.v2 import accumulation as v2_accumulation
 from tf1clip.v2 import mapping
 from tf1clip.v2 import optimizer as v2_optimizer

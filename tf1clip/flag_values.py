@@ -5,11 +5,23 @@
 `percentile` (0..100). Each raises argparse.ArgumentTypeError, so argparse's own "argument --rtol: ..." line
 names the flag and the command exits 2 before any work. `port_list` checks the ports of a `host:port,...` flag.
 
-Data flow: cli, report, tools.compare, tools.cluster, v2.parity -> **tools.flag_values**.
+Data flow: cli, report, tools.compare, tools.cluster, v2.parity -> **flag_values** -> validation (below tools and v2).
 """
 
 import argparse
 import math
+
+from tf1clip import validation
+
+
+def _checked(check, value, what, text):
+  """`check` (validation.positive / non_negative: the project's one wording of each rule) as an argparse error."""
+  try:
+    check(value, what, allow_tensor=False)
+  except ValueError:
+    raise argparse.ArgumentTypeError("%s %s; got %r" % (
+        what, "must be > 0" if check is validation.positive else "must be at least 0", text)) from None
+  return value
 
 
 def _number(text, what):
@@ -31,26 +43,17 @@ def _whole(text, what):
 
 def tolerance(text):
   """A relative or absolute tolerance: a finite number >= 0."""
-  value = _number(text, "a tolerance")
-  if value < 0:
-    raise argparse.ArgumentTypeError("a tolerance must be >= 0; got %r" % (text,))
-  return value
+  return _checked(validation.non_negative, _number(text, "a tolerance"), "a tolerance", text)
 
 
 def seconds(text):
   """A duration: a finite number of seconds > 0."""
-  value = _number(text, "a duration in seconds")
-  if value <= 0:
-    raise argparse.ArgumentTypeError("a duration in seconds must be > 0; got %r" % (text,))
-  return value
+  return _checked(validation.positive, _number(text, "a duration in seconds"), "a duration in seconds", text)
 
 
 def grace_seconds(text):
   """A waiting time: a finite number of seconds >= 0."""
-  value = _number(text, "a duration in seconds")
-  if value < 0:
-    raise argparse.ArgumentTypeError("a duration in seconds must be >= 0; got %r" % (text,))
-  return value
+  return _checked(validation.non_negative, _number(text, "a duration in seconds"), "a duration in seconds", text)
 
 
 def percentile(text):
@@ -63,10 +66,7 @@ def percentile(text):
 
 def count(text):
   """A count: a whole number >= 0."""
-  value = _whole(text, "a count")
-  if value < 0:
-    raise argparse.ArgumentTypeError("a count must be >= 0; got %r" % (text,))
-  return value
+  return _checked(validation.non_negative, _whole(text, "a count"), "a count", text)
 
 
 def positive_count(text):
