@@ -102,8 +102,9 @@ def main(argv=None):
                     args.timeout)
       rows.append(("upgrade", "%d lines" % lines, lines, "lines/s", result))
   # The rate is per CPU second: on a shared machine the wall time also counts other processes' turns.
-  row = "%-8s %-18s %5s %9s %9s %18s %12s"
+  row = "| %s | %s | %s | %s | %s | %s | %s |"
   print(row % ("command", "input", "exit", "wall s", "CPU s", "rate (per CPU s)", "peak RSS MB"))
+  print("|---|---|---:|---:|---:|---:|---:|")
   for command, label, size, unit, result in rows:
     if result is None:
       print(row % (command, label, "-", "> %g" % args.timeout, "-", "(timed out)", "-"))
@@ -111,7 +112,6 @@ def main(argv=None):
     status, wall, cpu, peak = result
     print(row % (command, label, status, "%.2f" % wall, "%.2f" % cpu, "%.0f %s" % (size / max(cpu, 1e-9), unit),
                  "%.0f" % peak))
-
 
 if __name__ == "__main__":
   main()

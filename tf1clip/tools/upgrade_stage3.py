@@ -562,7 +562,7 @@ def _optimizers(program, after_build):
     wrapper = _dotted(receiver.func)
     first = _dotted(receiver.args[0].value) if receiver.args and receiver.args[0].keyword is None else None
     if wrapper in _STAGE2_WRAPPERS[:2] and first in program.optimizers and all(
-        a.keyword is None or a.keyword.value in ("name", "summaries") for a in receiver.args):
+        a.keyword is None or a.keyword.value in ("name", "summaries", "repeated_rows") for a in receiver.args):
       keras_names.add(first)
       code = "%s = tf1clip.v2.%s\n" % (name, _code(receiver)[len("tf1clip."):])
     else:

@@ -488,7 +488,8 @@ def _colocated(var):
 
 
 def clip_gradients_by_norm(optimizer: Any, clip_norm: Any, name: Optional[str] = None,
-                           summaries: Union[None, bool, str] = None) -> WrappedOptimizer:
+                           summaries: Union[None, bool, str] = None, *,
+                           repeated_rows: str = "summed") -> WrappedOptimizer:
   """Returns a Keras optimizer wrapper that clips gradients by their global norm first.
 
   The TF2 counterpart of ``tf1clip.clip_gradients_by_norm`` (``tf.contrib.estimator``'s):
@@ -501,6 +502,8 @@ def clip_gradients_by_norm(optimizer: Any, clip_norm: Any, name: Optional[str] =
     name: the wrapper's name; defaults to ``"ClipByNorm" + inner name``.
     summaries: record the ``tf1clip/`` scalars; see `WrappedOptimizer` (default: on under a
       default ``tf.summary`` writer).
+    repeated_rows: as ``tf1clip.clip_gradients_by_norm``'s ("summed", or "as_listed": TF 1.15's norm of a
+      sparse gradient's rows as listed, what `upgrade --stage 2` writes).
 
   Returns:
     A `WrappedOptimizer`.
@@ -515,5 +518,5 @@ def clip_gradients_by_norm(optimizer: Any, clip_norm: Any, name: Optional[str] =
   """
   optimizer_kind(optimizer)
   inner_name = getattr(optimizer, "name", None) or type(optimizer).__name__
-  return WrappedOptimizer(optimizer, [transforms_lib.clip_by_global_norm(clip_norm)],
+  return WrappedOptimizer(optimizer, [transforms_lib.clip_by_global_norm(clip_norm, repeated_rows=repeated_rows)],
                           name=name or "ClipByNorm" + str(inner_name), summaries=summaries)
