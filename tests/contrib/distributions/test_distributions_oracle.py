@@ -33,7 +33,8 @@ ORACLE_TESTED = tuple("tf.contrib.distributions." + n for n in CORE + TFP + NEW 
     "tf.contrib.distributions.bijectors." + n for n in BIJECTORS)
 
 ORACLE_TESTED = ORACLE_TESTED + tuple("tf.contrib.distributions." + n for n in (
-    "VectorDiffeomixture", "quadrature_scheme_softmaxnormal_gauss_hermite", "quadrature_scheme_softmaxnormal_quantiles"))
+    "VectorDiffeomixture", "quadrature_scheme_softmaxnormal_gauss_hermite",
+    "quadrature_scheme_softmaxnormal_quantiles"))
 
 SNIPPET = r'''
 import numpy as np

@@ -23,12 +23,13 @@ ORACLE_TESTED = tuple("tf.contrib.graph_editor." + n for n in (
     "replace_t_with_placeholder_handler", "transform_op_if_inside_handler"))
 
 ORACLE_TESTED = ORACLE_TESTED + tuple("tf.contrib.graph_editor." + n for n in (
-            "copy_with_input_replacements", "reroute_ts", "graph_replace", "get_walks_intersection_ops",
-            "detach_inputs", "make_list_of_op", "filter_ops_from_regex", "can_be_regex", "make_regex",
-            "assign_renamed_collections_handler", "util", "util.ControlOutputs", "util.get_consuming_ops",
-            "util.get_generating_ops", "util.get_tensors", "util.make_list_of_op", "util.make_list_of_t",
-            "util.make_placeholder_from_dtype_and_shape", "util.make_placeholder_from_tensor",
-            "util.placeholder_name"))
+    "select_ops", "select_ts", "sgv", "get_backward_walk_ops", "get_forward_walk_ops",
+    "copy_with_input_replacements", "reroute_ts", "graph_replace", "get_walks_intersection_ops",
+    "detach_inputs", "make_list_of_op", "filter_ops_from_regex", "can_be_regex", "make_regex",
+    "assign_renamed_collections_handler", "util", "util.ControlOutputs", "util.get_consuming_ops",
+    "util.get_generating_ops", "util.get_tensors", "util.make_list_of_op", "util.make_list_of_t",
+    "util.make_placeholder_from_dtype_and_shape", "util.make_placeholder_from_tensor",
+    "util.placeholder_name"))
 
 SNIPPET = r'''
 import re
