@@ -1,6 +1,5 @@
 """tf.contrib.metrics against TF 1.15: every streaming metric's value after two weighted update batches, the
 one-shot ones (accuracy, confusion_matrix, the set ops, auc_using_histogram), and the aggregators.
-(tests/oracle/test_contrib_misc_oracle.py also runs a few of them next to contrib.image.)
 
 A few streaming metrics and f1_score on one batch (STREAMING_SNIPPET), as tf-slim's ports serve them.
 """
