@@ -1,7 +1,10 @@
 """tf.contrib.distribute against TF 1.15: MirroredStrategy over two CPU replicas (one session with two CPU devices)
 in an Estimator (the same weights after the same steps: per-replica input batches, averaged gradients) and in
 plain graph code (make_dataset_iterator gives every replica a whole batch, as TF 1.15's contrib strategy did;
-experimental_run, reduce, mirrored variables), one-device and context functions, and the errors."""
+experimental_run, reduce, mirrored variables), one-device and context functions, and the errors.
+
+StandardSingleLossStep on a OneDeviceStrategy (STEP_SNIPPET): two steps of two iterations.
+"""
 
 from harness import assert_same, requires_tf115, run_both
 
@@ -10,6 +13,9 @@ ORACLE_TESTED = tuple("tf.contrib.distribute." + n for n in (
     "in_cross_replica_context", "has_strategy", "get_strategy", "get_distribution_strategy",
     "has_distribution_strategy", "ReplicaContext", "DistributionStrategy", "AllReduceCrossDeviceOps",
     "get_loss_reduction", "Monitor"))
+
+ORACLE_TESTED = ORACLE_TESTED + tuple("tf.contrib.distribute." + n for n in ("Step", "StandardInputStep",
+                                                                         "StandardSingleLossStep"))
 
 SNIPPET = r'''
 import os, shutil
@@ -86,3 +92,35 @@ def test_contrib_distribute_matches_tf115():
   # TF 1.15's contrib strategy: each replica gets a whole batch of 4 (core strategies split it into 2 + 2)
   assert [int(size) for size in tf115["per_replica"]["sizes"]] == [4, 4]
   assert_same(tf115, ours, rtol=1e-5, atol=1e-6)
+
+
+STEP_SNIPPET = r'''
+import tensorflow as tf
+# -- distribute step functions --------------------------------------------------------------------------------
+strategy = tf.contrib.distribute.OneDeviceStrategy("/cpu:0")
+with strategy.scope():
+    layer = tf.layers.Dense(1, kernel_initializer=tf.ones_initializer(), use_bias=False)
+    def loss_fn(ctx, inputs):
+        y = tf.reshape(layer(inputs), []) - 1.
+        return y * y
+    step = tf.contrib.distribute.StandardSingleLossStep(
+        lambda: tf.data.Dataset.from_tensors([[2.0]]).repeat(), loss_fn,
+        tf.train.GradientDescentOptimizer(0.05), strategy, iterations_per_step=2)
+    step_op = step()
+    step_init = step.initialize()
+report("step_types", [isinstance(step, tf.contrib.distribute.StandardInputStep),
+                      isinstance(step, tf.contrib.distribute.Step), step.distribution is strategy,
+                      tf.contrib.distribute.Step(strategy).initialize()])
+with tf.Session() as sess:
+    sess.run(tf.global_variables_initializer())
+    sess.run(step_init)
+    sess.run(step_op)
+    sess.run(step_op)
+    report("trained", sess.run({"kernel": layer.kernel}))
+'''
+
+
+@requires_tf115
+def test_standard_single_loss_step_matches_tf115():
+  tf115, ours = run_both(STEP_SNIPPET)
+  assert_same(tf115, ours)

@@ -3,8 +3,12 @@ classes (TensorFlow's own, tensorflow-probability's, and TF 1.15's softplus/abs 
 distribution utilities and sample statistics; the moving statistics' variables and updates; and bijectors'
 forward / inverse / log-det-Jacobians, TF 1.15's bijectors and distributions tfp dropped (Affine*, Gumbel,
 Kumaraswamy, Ordered, ScaleTriL, the Wishart and Vector*Diag classes, the conditional classes). Sampling is not compared: tfp's samplers draw other streams than TF 1.15's.
+
+VectorDiffeomixture (VECTOR_DIFFEOMIXTURE_SNIPPET): log_prob, mean, covariance, variance, grid, shapes, errors,
+and the quadrature schemes.
 """
 
+import numpy as np
 from harness import assert_same, requires_tf115, run_both
 
 CORE = ("Bernoulli", "Beta", "Categorical", "Dirichlet", "DirichletMultinomial", "Exponential", "Gamma", "Laplace",
@@ -27,6 +31,10 @@ DROPPED_BY_TFP = ("WishartCholesky", "WishartFull", "VectorLaplaceDiag", "Vector
                   "normal_conjugates_known_scale_posterior", "normal_conjugates_known_scale_predictive")
 ORACLE_TESTED = tuple("tf.contrib.distributions." + n for n in CORE + TFP + NEW + DROPPED_BY_TFP) + tuple(
     "tf.contrib.distributions.bijectors." + n for n in BIJECTORS)
+
+ORACLE_TESTED = ORACLE_TESTED + tuple("tf.contrib.distributions." + n for n in (
+    "VectorDiffeomixture", "quadrature_scheme_softmaxnormal_gauss_hermite",
+    "quadrature_scheme_softmaxnormal_quantiles"))
 
 SNIPPET = r'''
 import numpy as np
@@ -235,3 +243,61 @@ def test_contrib_distributions_match_tf115():
   assert not [k for k in tf115 if k.endswith(":error")], [k for k in tf115 if k.endswith(":error")]
   assert set(tf115["errors"].values()) == {"TypeError"}, tf115["errors"]
   assert_same(tf115, ours, rtol=1e-5, atol=1e-5)
+
+
+VECTOR_DIFFEOMIXTURE_SNIPPET = r'''
+import numpy as np
+import tensorflow as tf
+# -- distributions.VectorDiffeomixture --------------------------------------------------------------------------
+tfd = tf.contrib.distributions
+def scales(n=2):
+    return [tf.linalg.LinearOperatorScaledIdentity(num_rows=3, multiplier=np.float32(1.1), is_positive_definite=True),
+            tf.linalg.LinearOperatorDiag(diag=np.float32([2.5, 3., 3.5]), is_positive_definite=True)][:n]
+vdm = tfd.VectorDiffeomixture(mix_loc=[[0.], [1.]], temperature=[1.], distribution=tfd.Normal(0., 1.),
+                              loc=[None, np.float32([2.] * 3)], scale=scales(), quadrature_size=4, validate_args=True)
+vdm2 = tfd.VectorDiffeomixture(
+    mix_loc=[0.5], temperature=[0.7], distribution=tfd.Normal(0., 1.),
+    loc=[np.float32([1., -1.]), np.float32([0., 2.])],
+    scale=[tf.linalg.LinearOperatorLowerTriangular([[1.5, 0.], [0.3, 1.2]], is_positive_definite=True),
+           tf.linalg.LinearOperatorIdentity(num_rows=2, dtype=tf.float32, is_positive_definite=True)],
+    quadrature_size=3)
+report("vdm_shapes", [vdm.batch_shape.as_list(), vdm.event_shape.as_list(), vdm2.batch_shape.as_list(),
+                      vdm2.event_shape.as_list(), vdm.sample(5, seed=1).shape.as_list(),
+                      vdm2.sample([2, 3], seed=2).shape.as_list(),
+                      vdm.reparameterization_type == tfd.FULLY_REPARAMETERIZED])
+report_errors("vdm_errors", [
+    ("one_scale", lambda: tfd.VectorDiffeomixture([0.], [1.], tfd.Normal(0., 1.), scale=scales(1))),
+    ("three_scales", lambda: tfd.VectorDiffeomixture([0.], [1.], tfd.Normal(0., 1.), scale=scales() + scales(1))),
+    ("two_temperatures", lambda: tfd.VectorDiffeomixture([0.], [1., 2.], tfd.Normal(0., 1.), scale=scales())),
+    ("dtype", lambda: tfd.VectorDiffeomixture([0.], [1.], tfd.Normal(np.float64(0.), np.float64(1.)),
+                                              scale=scales()))])
+with case("gauss_hermite"):
+    # TF 1.15's raised AttributeError on every call (it read `dt.dtype` of a DType); ours computes the grid
+    gauss_hermite = tfd.quadrature_scheme_softmaxnormal_gauss_hermite(
+        np.float32([[0.2], [-0.5]]), np.float32([[1.3], [0.4]]), 4)
+    with tf.Session() as sess:
+        report("gauss_hermite", sess.run(gauss_hermite))
+vdm_values = {"lp": vdm.log_prob(np.float32([[[0.5, 1., -0.3]], [[2., 0.1, 1.]]])), "mean": vdm.mean(),
+              "cov": vdm.covariance(), "var": vdm.variance(), "std": vdm.stddev(), "grid": vdm.grid,
+              "lp2": vdm2.log_prob([[0.1, 0.2], [1., -1.]]), "mean2": vdm2.mean(), "cov2": vdm2.covariance(),
+              "var2": vdm2.variance(), "quantiles": tfd.quadrature_scheme_softmaxnormal_quantiles(
+                  [[0.2], [-0.5]], [[1.3], [0.4]], 4)}
+with tf.Session() as sess:
+    report("vdm", sess.run(vdm_values))
+'''
+
+
+@requires_tf115
+def test_vector_diffeomixture_matches_tf115():
+  tf115, ours = run_both(VECTOR_DIFFEOMIXTURE_SNIPPET)
+  assert tf115["gauss_hermite:error"] == "AttributeError"
+  grid, probs = np.polynomial.hermite.hermgauss(4)  # what TF 1.15's code meant to compute
+  shifted = np.float32([[0.2], [-0.5]])[..., None] + np.sqrt(2.) * np.float32([[1.3], [0.4]])[..., None] * grid
+  logits = -np.concatenate([np.zeros_like(shifted), shifted], axis=-2)
+  np.testing.assert_allclose(ours["gauss_hermite"][0], np.exp(logits) / np.exp(logits).sum(-2, keepdims=True),
+                             rtol=1e-5)
+  np.testing.assert_allclose(ours["gauss_hermite"][1], probs / probs.sum(), rtol=1e-6)
+  assert_same(tf115, ours, differences={
+      "gauss_hermite": "TF 1.15's quadrature_scheme_softmaxnormal_gauss_hermite raised AttributeError on every call "
+                       "(its `dt.dtype` of a DType); tf1clip's computes the Gauss-Hermite grid and probabilities",
+      "gauss_hermite:error": "the same bug: only TF 1.15 raises"})

@@ -5,6 +5,9 @@ Small graphs edited the way TF1 scripts do (gradient checkpointing, graph surger
 by the values the edited graphs compute.
 
 TensorFlow 2.21 builds `tf.add` as AddV2 (Add on TF 1.15): the snippet reports AddV2 as Add.
+
+Edits on a small graph (EDITS_SNIPPET): selections, walks, sgv, graph_replace, copies, reroutes, the util
+module, the regex helpers and the renamed-collections handler, compared by op names and values.
 """
 
 from harness import assert_same, requires_tf115, run_both
@@ -18,6 +21,15 @@ ORACLE_TESTED = tuple("tf.contrib.graph_editor." + n for n in (
     "detach", "detach_outputs", "detach_control_inputs", "detach_control_outputs", "connect", "bypass",
     "Transformer", "TransformerInfo", "copy", "copy_op_handler", "keep_t_if_possible_handler",
     "replace_t_with_placeholder_handler", "transform_op_if_inside_handler"))
+
+ORACLE_TESTED = ORACLE_TESTED + tuple("tf.contrib.graph_editor." + n for n in (
+    "select_ops", "select_ts", "sgv", "get_backward_walk_ops", "get_forward_walk_ops",
+    "copy_with_input_replacements", "reroute_ts", "graph_replace", "get_walks_intersection_ops",
+    "detach_inputs", "make_list_of_op", "filter_ops_from_regex", "can_be_regex", "make_regex",
+    "assign_renamed_collections_handler", "util", "util.ControlOutputs", "util.get_consuming_ops",
+    "util.get_generating_ops", "util.get_tensors", "util.make_list_of_op", "util.make_list_of_t",
+    "util.make_placeholder_from_dtype_and_shape", "util.make_placeholder_from_tensor",
+    "util.placeholder_name"))
 
 SNIPPET = r'''
 import re
@@ -405,3 +417,63 @@ def test_graph_editor_matches_tf115():
                                       "TF 1.15 left it reading one of them twice",
       "transformed_by_name": "TransformerInfo.transformed / original look names up (TF 1.15's _transformed_elem "
                              "had the code for it); TF 1.15 returned '' for any string"})
+
+
+EDITS_SNIPPET = r'''
+import numpy as np
+import tensorflow as tf
+ge = tf.contrib.graph_editor
+# graph_editor: edits on a small graph, results compared by op names and values
+g = tf.Graph()
+with g.as_default():
+    a = tf.constant(2.0, name="a")
+    b = tf.constant(3.0, name="b")
+    c = tf.add(a, b, name="c")
+    d = tf.multiply(c, 2.0, name="d")
+    e = tf.subtract(d, a, name="e")
+    new_b = tf.constant(10.0, name="new_b")
+    report("ge_select_ops", sorted(op.name for op in ge.select_ops("^[cd]$", graph=g)))
+    report("ge_select_ts", sorted(t.name for t in ge.select_ts("^[ab]:0$", graph=g)))
+    report("ge_backward", sorted(op.name for op in ge.get_backward_walk_ops([e.op])))
+    report("ge_forward", sorted(op.name for op in ge.get_forward_walk_ops([a.op])))
+    report("ge_intersection", sorted(op.name for op in ge.get_walks_intersection_ops([b.op], [e.op])))
+    report("ge_regex", sorted(op.name for op in ge.filter_ops_from_regex(ge.make_list_of_op(g), "^[a-c]$")))
+    view = ge.sgv(c.op, d.op)
+    report("ge_sgv_inputs", sorted(t.name for t in view.inputs))
+    report("ge_sgv_outputs", sorted(t.name for t in view.outputs))
+    replaced = ge.graph_replace(e, {b: new_b})
+    copied, info = ge.copy_with_input_replacements(ge.sgv(c.op), {b: new_b})
+    with tf.Session(graph=g) as s:
+        report("ge_graph_replace", s.run(replaced))
+        report("ge_copy", s.run(info.transformed(c)))
+        ge.reroute_ts([new_b], [b])
+        report("ge_rerouted", s.run(e))
+    report("ge_op_count", len(g.get_operations()))
+    # TF 1.15's util module and the regex helpers
+    u = ge.util
+    report("ge_util", [sorted(op.name for op in u.get_consuming_ops([a, b])),
+                       sorted(op.name for op in u.get_generating_ops([c, d])),
+                       len(u.get_tensors(g)), [op.name for op in u.make_list_of_op([c.op, d.op])],
+                       [t.name for t in u.make_list_of_t(ge.sgv(c.op).outputs)],
+                       u.placeholder_name(c), u.make_placeholder_from_tensor(c).name,
+                       u.make_placeholder_from_dtype_and_shape(tf.int32, [2, None]).shape.as_list(),
+                       sorted(op.name for op in u.ControlOutputs(g).get(a.op))])
+    report("ge_regex_helpers", [ge.can_be_regex("^a$"), ge.can_be_regex(3), ge.make_regex("^c").pattern])
+    report_errors("ge_make_regex_bad", (("int", lambda: ge.make_regex(3)), ("list", lambda: ge.make_regex(["a"]))))
+    with tf.control_dependencies([a.op]):
+        f = tf.identity(d, name="f")
+    tf.add_to_collection("mine", c)
+    # the renamed-collections handler: copies keep their collections, under the new scope
+    copy_graph = tf.Graph()
+    transformer = ge.Transformer()
+    transformer.assign_collections_handler = ge.assign_renamed_collections_handler
+    transformer(ge.sgv(c.op, d.op, f.op), copy_graph, "copied", "")
+    report("ge_renamed_collections", [t.name for t in copy_graph.get_collection("mine")])
+
+'''
+
+
+@requires_tf115
+def test_graph_editor_edits_match_tf115():
+  tf115, ours = run_both(EDITS_SNIPPET)
+  assert_same(tf115, ours, rtol=1e-5, atol=1e-5)

@@ -1,6 +1,6 @@
 """contrib.memory_stats on a GPU, where this machine has none: TensorFlow's device list and allocator statistics
 are replaced by a stand-in GPU, so the path a GPU user runs (the op reads the allocator of the GPU it is built
-for) is exercised; the CPU path is compared with TF 1.15 in tests/oracle/test_contrib_recurrent_memory_stats_oracle.py.
+for) is exercised; the CPU path is compared with TF 1.15 in tests/contrib/memory_stats/test_memory_stats_oracle.py.
 """
 
 import tensorflow as tf

@@ -1,6 +1,8 @@
 """tf.contrib.metrics against TF 1.15: every streaming metric's value after two weighted update batches, the
 one-shot ones (accuracy, confusion_matrix, the set ops, auc_using_histogram), and the aggregators.
-(tests/oracle/test_contrib_misc_oracle.py also runs a few of them next to contrib.image.)"""
+
+A few streaming metrics and f1_score on one batch (STREAMING_SNIPPET), as tf-slim's ports serve them.
+"""
 
 from harness import assert_same, requires_tf115, run_both
 
@@ -23,6 +25,10 @@ STREAMING = (
 OTHER = ("accuracy", "confusion_matrix", "set_difference", "set_intersection", "set_size", "set_union",
          "auc_using_histogram", "aggregate_metrics", "aggregate_metric_map")
 ORACLE_TESTED = tuple("tf.contrib.metrics." + n for n in STREAMING + OTHER)
+
+ORACLE_TESTED = ORACLE_TESTED + tuple("tf.contrib.metrics." + n for n in (
+    "streaming_accuracy", "streaming_mean", "streaming_auc", "streaming_precision", "streaming_recall",
+    "streaming_mean_iou", "f1_score"))
 
 SNIPPET = r'''
 import numpy as np
@@ -125,3 +131,34 @@ with tf.Session() as sess:
 def test_contrib_metrics_match_tf115():
   tf115, ours = run_both(SNIPPET)
   assert_same(tf115, ours, rtol=1e-5, atol=1e-6)
+
+
+STREAMING_SNIPPET = r'''
+import numpy as np
+import tensorflow as tf
+# metrics (tf-slim's, which are TF 1.15's contrib.metrics)
+labels = tf.constant([1, 0, 1, 1, 0, 1], tf.int64)
+preds = tf.constant([1, 0, 0, 1, 1, 1], tf.int64)
+probs = tf.constant([0.9, 0.1, 0.4, 0.8, 0.6, 0.7])
+m = tf.contrib.metrics
+metric_ops = {
+    "accuracy": m.streaming_accuracy(preds, labels),
+    "mean": m.streaming_mean(probs),
+    "auc": m.streaming_auc(probs, labels),
+    "precision": m.streaming_precision(preds, labels),
+    "recall": m.streaming_recall(preds, labels),
+    "mean_iou": m.streaming_mean_iou(preds, labels, 2),
+    "f1": m.f1_score(labels, probs, num_thresholds=5),
+}
+with tf.Session() as sess:
+    sess.run([tf.global_variables_initializer(), tf.local_variables_initializer()])
+    sess.run({k: op[1] for k, op in metric_ops.items()})
+    for k, v in sorted(sess.run({k: op[0] for k, op in metric_ops.items()}).items()):
+        report("metric_" + k, v)
+'''
+
+
+@requires_tf115
+def test_streaming_metrics_on_one_batch_match_tf115():
+  tf115, ours = run_both(STREAMING_SNIPPET)
+  assert_same(tf115, ours, rtol=1e-5, atol=1e-5)

@@ -3,7 +3,7 @@
 Id 0 is the unknown token; new categories take the next free id until the vocabulary is frozen, after which
 unseen ones map to 0. The instance attributes keep TF 1.15's names (`_mapping`, `_reverse_mapping`, `_freq`,
 `_freeze`, `_unknown_token`, `_support_reverse`), so a VocabularyProcessor pickled by TF 1.x restores into this
-class (tests/oracle/test_contrib_misc_oracle.py).
+class (tests/contrib/learn/test_text_oracle.py).
 """
 
 import collections

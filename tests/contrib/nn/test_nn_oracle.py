@@ -1,6 +1,6 @@
-"""contrib.nn and contrib.stateless against TF 1.15: values and gradients of the ported ops (alpha_dropout with
-the same op seed, scaled_softplus with and without clip, nth_element, the flipped losses), the served
-conv1d_transpose and stateless random ops (same seeds, same numbers), and the errors for bad arguments."""
+"""contrib.nn against TF 1.15: values and gradients of the ported ops (alpha_dropout with the same op seed,
+scaled_softplus with and without clip, nth_element, the flipped losses), the served conv1d_transpose, the sampled
+softmax losses, and the errors for bad arguments."""
 
 from harness import assert_same, requires_tf115, run_both
 
@@ -9,14 +9,12 @@ ORACLE_TESTED = tuple("tf.contrib.nn." + n for n in (
     "deprecated_flipped_softmax_cross_entropy_with_logits",
     "deprecated_flipped_sparse_softmax_cross_entropy_with_logits",
     "deprecated_flipped_sigmoid_cross_entropy_with_logits", "sampled_sparse_softmax_loss",
-    "rank_sampled_softmax_loss")) + tuple("tf.contrib.stateless." + n for n in (
-        "stateless_random_uniform", "stateless_random_normal", "stateless_truncated_normal",
-        "stateless_multinomial"))
+    "rank_sampled_softmax_loss"))
 
 SNIPPET = r'''
 import numpy as np
 import tensorflow as tf
-nn, st = tf.contrib.nn, tf.contrib.stateless
+nn = tf.contrib.nn
 tf.set_random_seed(7)
 rng = np.random.RandomState(0)
 x = tf.constant(rng.randn(4, 6).astype(np.float32))
@@ -34,11 +32,6 @@ out = {
     "flipped_sparse": nn.deprecated_flipped_sparse_softmax_cross_entropy_with_logits(x, [0, 5, 2, 1]),
     "flipped_sigmoid": nn.deprecated_flipped_sigmoid_cross_entropy_with_logits(x, tf.sigmoid(x * 3)),
     "conv1d_transpose": nn.conv1d_transpose(tf.reshape(x, [2, 4, 3]), tf.ones([3, 2, 3]), [2, 8, 2], 2),
-    "uniform": st.stateless_random_uniform([3, 4], seed=[1, 2]),
-    "uniform_int": st.stateless_random_uniform([5], seed=[3, 4], minval=0, maxval=10, dtype=tf.int32),
-    "normal": st.stateless_random_normal([3, 4], seed=[5, 6]),
-    "truncated": st.stateless_truncated_normal([3, 4], seed=[7, 8]),
-    "multinomial": st.stateless_multinomial(tf.log([[0.1, 0.2, 0.7], [0.5, 0.25, 0.25]]), 6, seed=[9, 10]),
 }
 grads = {}
 for key in ("softplus", "softplus_clip"):
@@ -53,7 +46,7 @@ with tf.Session() as sess:
 
 
 @requires_tf115
-def test_contrib_nn_and_stateless_match_tf115():
+def test_contrib_nn_matches_tf115():
   tf115, ours = run_both(SNIPPET)
   assert tf115["errors"] == {"keep_prob_0": "ValueError", "keep_prob_2": "ValueError", "keep_prob_rank": "ValueError"}
   assert tf115["out"]["alpha_dropout_keep_all_is_x"]
